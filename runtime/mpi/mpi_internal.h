@@ -1,0 +1,36 @@
+/* Internal interface of the MPI layer (runtime/mpi). This first version holds only what the thread-mode
+ * start-up needs: per-rank environment state, errors, and MPI_COMM_WORLD/MPI_COMM_SELF. */
+#ifndef MPCRT_MPI_INTERNAL_H
+#define MPCRT_MPI_INTERNAL_H
+
+#include "mpi.h"
+
+#include <stdbool.h>
+
+/* Defines MPI_x as a weak alias of PMPI_x, so profiling tools can intercept MPI_x. */
+#define MPCRT_PMPI_ALIAS(name) _Pragma(MPCRT_STRINGIFY(weak MPI_##name = PMPI_##name))
+#define MPCRT_STRINGIFY(x) #x
+
+typedef struct {
+    bool initialized;
+    bool finalized;
+    int provided;
+} mpcrt_mpi_rank_t;
+
+/* The calling rank's state; NULL when the process has not set up MPI yet. */
+mpcrt_mpi_rank_t *mpcrt_mpi_self(void);
+/* Rank of the caller in MPI_COMM_WORLD and the world's size. */
+int mpcrt_mpi_world_rank(void);
+int mpcrt_mpi_world_size(void);
+/* Process-wide set-up done once, by the first rank that calls MPI_Init. */
+int mpcrt_mpi_process_init(void);
+bool mpcrt_mpi_any_rank_initialized(void);
+
+/* Reports an error raised by `function` on `comm` through the communicator's error handler (for now:
+ * MPI_ERRORS_ARE_FATAL, which prints the message and ends the job) and returns the error class. */
+int mpcrt_mpi_error(MPI_Comm comm, const char *function, int error_class, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+int mpcrt_mpi_world_barrier(void);
+
+#endif

@@ -1,0 +1,153 @@
+/* The table of every runtime tunable and the code that reads it from the environment. */
+#include "config.h"
+#include "log.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { CFG_INT, CFG_SIZE, CFG_BOOL, CFG_STRING } cfg_type_t;
+
+typedef struct {
+    const char *name;
+    cfg_type_t type;
+    const char *default_value;
+    const char *doc;
+    /* Loaded value. */
+    long int_value;
+    const char *str_value;
+    bool is_set;
+} cfg_entry_t;
+
+static cfg_entry_t table[MPCRT_CFG_COUNT] = {
+    [MPCRT_CFG_RANKS_PER_PROC] = {"MPCRT_RANKS_PER_PROC", CFG_INT, "1",
+                                  "MPI ranks (user-level threads) in this process; set by mpcrun -n/-p"},
+    [MPCRT_CFG_NUM_PROCS] = {"MPCRT_NUM_PROCS", CFG_INT, "1", "processes in the job; set by mpcrun -p"},
+    [MPCRT_CFG_CORES_PER_RANK] = {"MPCRT_CORES_PER_RANK", CFG_INT, "0",
+                                  "cores owned by each rank (mpcrun -c); 0 = ranks share all cores"},
+    [MPCRT_CFG_OVERSUBSCRIBE] = {"MPCRT_OVERSUBSCRIBE", CFG_BOOL, "0",
+                                 "allow ranks x cores-per-rank to exceed the cores (mpcrun --oversubscribe)"},
+    [MPCRT_CFG_VPS] = {"MPCRT_VPS", CFG_INT, "0",
+                       "virtual processors (kernel threads) to start; 0 = one per core given to the process"},
+    [MPCRT_CFG_WAIT_POLICY] = {"MPCRT_WAIT_POLICY", CFG_STRING, "passive",
+                               "idle VPs: 'active' spins forever, 'passive' backs off then sleeps in the kernel"},
+    [MPCRT_CFG_RANK_STACK] = {"MPCRT_RANK_STACK", CFG_SIZE, "8M",
+                              "stack size of rank ULTs (suffix K, M, G); only touched pages use memory"},
+    [MPCRT_CFG_ULT_STACK] = {"MPCRT_ULT_STACK", CFG_SIZE, "256K",
+                             "default stack size of other ULTs (suffix K, M, G)"},
+    [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", CFG_INT, "2000",
+                               "upper bound of the adaptive spin of wait_until before a ULT parks"},
+    [MPCRT_CFG_BIND] = {"MPCRT_BIND", CFG_BOOL, "1", "bind each VP to its core"},
+    [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
+                         "comma-separated debug channels to print on stderr (sched, stack, all)"},
+    [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",
+                               "print these settings on stderr when the runtime starts"},
+};
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static bool parse_size(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || end == text || value < 0)
+        return false;
+    switch (*end) {
+    case 'k': case 'K': value <<= 10; end++; break;
+    case 'm': case 'M': value <<= 20; end++; break;
+    case 'g': case 'G': value <<= 30; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    *out = value;
+    return *end == '\0';
+}
+
+static bool parse_value(cfg_entry_t *e, const char *text)
+{
+    char *end;
+    switch (e->type) {
+    case CFG_INT:
+        errno = 0;
+        e->int_value = strtol(text, &end, 10);
+        return !errno && end != text && *end == '\0' && e->int_value >= 0;
+    case CFG_SIZE:
+        return parse_size(text, &e->int_value);
+    case CFG_BOOL:
+        if (!strcmp(text, "1") || !strcasecmp(text, "true") || !strcasecmp(text, "yes")) {
+            e->int_value = 1;
+            return true;
+        }
+        if (!strcmp(text, "0") || !strcasecmp(text, "false") || !strcasecmp(text, "no")) {
+            e->int_value = 0;
+            return true;
+        }
+        return false;
+    case CFG_STRING:
+        e->str_value = text;
+        return true;
+    }
+    return false;
+}
+
+static void load(void)
+{
+    for (int i = 0; i < MPCRT_CFG_COUNT; i++) {
+        cfg_entry_t *e = &table[i];
+        bool ok = parse_value(e, e->default_value);
+        MPCRT_ASSERT(ok, "default of a tunable parses");
+        const char *text = getenv(e->name);
+        if (!text)
+            continue;
+        if (parse_value(e, text)) {
+            e->is_set = true;
+        } else {
+            fprintf(stderr, "mpcrt: ignoring %s=%s (not a valid value; using %s)\n", e->name, text,
+                    e->default_value);
+            parse_value(e, e->default_value);
+        }
+    }
+    cfg_entry_t *policy = &table[MPCRT_CFG_WAIT_POLICY];
+    if (strcmp(policy->str_value, "active") && strcmp(policy->str_value, "passive")) {
+        fprintf(stderr, "mpcrt: ignoring MPCRT_WAIT_POLICY=%s (expected active or passive)\n",
+                policy->str_value);
+        policy->str_value = policy->default_value;
+    }
+}
+
+void mpcrt_config_load(void)
+{
+    pthread_once(&load_once, load);
+}
+
+long mpcrt_config_int(mpcrt_config_id_t id)
+{
+    mpcrt_config_load();
+    return table[id].int_value;
+}
+
+const char *mpcrt_config_str(mpcrt_config_id_t id)
+{
+    mpcrt_config_load();
+    return table[id].str_value;
+}
+
+bool mpcrt_config_is_set(mpcrt_config_id_t id)
+{
+    mpcrt_config_load();
+    return table[id].is_set;
+}
+
+void mpcrt_config_print(FILE *out)
+{
+    mpcrt_config_load();
+    for (int i = 0; i < MPCRT_CFG_COUNT; i++) {
+        const cfg_entry_t *e = &table[i];
+        const char *shown = getenv(e->name);
+        fprintf(out, "%-22s = %-10s %s (default %s): %s\n", e->name, shown ? shown : e->default_value,
+                e->is_set ? "[set]" : "     ", e->default_value[0] ? e->default_value : "''", e->doc);
+    }
+}

@@ -1,0 +1,35 @@
+/* Tunables: every MPCRT_* setting is declared once in the table in config.c (name, type, default, doc),
+ * read from the environment at start, and printed by `mpcrun --show-config`. Nothing else calls getenv
+ * for runtime settings. */
+#ifndef MPCRT_THREADS_CONFIG_H
+#define MPCRT_THREADS_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+    MPCRT_CFG_RANKS_PER_PROC,
+    MPCRT_CFG_NUM_PROCS,
+    MPCRT_CFG_CORES_PER_RANK,
+    MPCRT_CFG_OVERSUBSCRIBE,
+    MPCRT_CFG_VPS,
+    MPCRT_CFG_WAIT_POLICY,
+    MPCRT_CFG_RANK_STACK,
+    MPCRT_CFG_ULT_STACK,
+    MPCRT_CFG_SPIN_ROUNDS,
+    MPCRT_CFG_BIND,
+    MPCRT_CFG_DEBUG,
+    MPCRT_CFG_SHOW_CONFIG,
+    MPCRT_CFG_COUNT
+} mpcrt_config_id_t;
+
+/* Reads the environment once (thread-safe, idempotent). A malformed value is reported once on stderr and
+ * the default is kept. */
+void mpcrt_config_load(void);
+long mpcrt_config_int(mpcrt_config_id_t id);
+const char *mpcrt_config_str(mpcrt_config_id_t id);
+bool mpcrt_config_is_set(mpcrt_config_id_t id);
+void mpcrt_config_print(FILE *out);
+
+#endif

@@ -1,0 +1,59 @@
+/* User-level context switch for x86-64 (System V ABI): saves the callee-saved registers, MXCSR and the
+ * x87 control word on the outgoing stack, stores the stack pointer, and resumes the incoming stack.
+ * No syscall and no signal mask: ULTs share the VP's signal state. */
+    .text
+
+/* void mpcrt_ctx_switch(void **save_sp, void *load_sp) */
+    .globl  mpcrt_ctx_switch
+    .hidden mpcrt_ctx_switch
+    .type   mpcrt_ctx_switch, @function
+    .p2align 4
+mpcrt_ctx_switch:
+    .cfi_startproc
+    pushq   %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq   %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq   %r12
+    .cfi_adjust_cfa_offset 8
+    pushq   %r13
+    .cfi_adjust_cfa_offset 8
+    pushq   %r14
+    .cfi_adjust_cfa_offset 8
+    pushq   %r15
+    .cfi_adjust_cfa_offset 8
+    subq    $8, %rsp
+    .cfi_adjust_cfa_offset 8
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    movq    %rsp, (%rdi)
+    movq    %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw   4(%rsp)
+    addq    $8, %rsp
+    popq    %r15
+    popq    %r14
+    popq    %r13
+    popq    %r12
+    popq    %rbx
+    popq    %rbp
+    ret
+    .cfi_endproc
+    .size   mpcrt_ctx_switch, .-mpcrt_ctx_switch
+
+/* First code run by a new context: the frame built by mpcrt_ctx_make holds the entry function in r13 and
+ * its argument in r12. The entry never returns. */
+    .globl  mpcrt_ctx_trampoline
+    .hidden mpcrt_ctx_trampoline
+    .type   mpcrt_ctx_trampoline, @function
+    .p2align 4
+mpcrt_ctx_trampoline:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq    %r12, %rdi
+    callq   *%r13
+    ud2
+    .cfi_endproc
+    .size   mpcrt_ctx_trampoline, .-mpcrt_ctx_trampoline
+
+    .section .note.GNU-stack, "", @progbits

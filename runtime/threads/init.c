@@ -1,0 +1,127 @@
+/* Start-up and shut-down of the scheduler: VPs on the cores given to the process. */
+#include "config.h"
+#include "log.h"
+#include "sched_internal.h"
+#include "topology.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic bool initialized;
+static bool caller_is_vp0;
+
+static void init_vp(mpcrt_vp_t *vp, int id, int ncores)
+{
+    memset(vp, 0, sizeof *vp);
+    vp->id = id;
+    vp->core = mpcrt_config_int(MPCRT_CFG_BIND) ? id % ncores : -1;
+    vp->native.kind = MPCRT_ULT_IDLE;
+    vp->native.rank = -1;
+    atomic_init(&vp->native.state, ULT_RUNNING);
+    atomic_init(&vp->native.home, vp);
+    vp->current = &vp->native;
+    vp->spin_budget = mpcrt_sched.spin_max / 4 + 1;
+}
+
+static int start(bool here)
+{
+    pthread_mutex_lock(&init_lock);
+    if (atomic_load(&initialized)) {
+        pthread_mutex_unlock(&init_lock);
+        return here ? -EBUSY : 0;
+    }
+    mpcrt_config_load();
+    int ncores = mpcrt_topo_init();
+    if (ncores < 0) {
+        pthread_mutex_unlock(&init_lock);
+        return ncores;
+    }
+    long nvps = mpcrt_config_int(MPCRT_CFG_VPS);
+    if (nvps <= 0)
+        nvps = ncores;
+    mpcrt_sched.nvps = (int)nvps;
+    mpcrt_sched.passive = strcmp(mpcrt_config_str(MPCRT_CFG_WAIT_POLICY), "active") != 0;
+    mpcrt_sched.spin_max = (unsigned)mpcrt_config_int(MPCRT_CFG_SPIN_ROUNDS);
+    mpcrt_sched.rank_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_RANK_STACK);
+    mpcrt_sched.ult_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_ULT_STACK);
+    mpcrt_sched.vps = aligned_alloc(MPCRT_CACHE_LINE, sizeof(mpcrt_vp_t) * (size_t)nvps);
+    if (!mpcrt_sched.vps) {
+        pthread_mutex_unlock(&init_lock);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < nvps; i++)
+        init_vp(&mpcrt_sched.vps[i], i, ncores);
+    mpcrt_sched.init_thread = pthread_self();
+    caller_is_vp0 = here;
+    if (here)
+        mpcrt_vp_enter_here(&mpcrt_sched.vps[0]);
+    /* Published before the VP threads start so that they (and ULT creation) see a complete runtime. */
+    atomic_store(&initialized, true);
+    for (int i = here ? 1 : 0; i < nvps; i++) {
+        int rc = mpcrt_vp_start(&mpcrt_sched.vps[i]);
+        MPCRT_ASSERT(rc == 0, "a VP kernel thread can be created");
+    }
+    if (mpcrt_config_int(MPCRT_CFG_SHOW_CONFIG))
+        mpcrt_config_print(stderr);
+    mpcrt_log(MPCRT_LOG_SCHED, "%ld VP(s) on %d core(s), %s waiting", nvps, ncores,
+              mpcrt_sched.passive ? "passive" : "active");
+    pthread_mutex_unlock(&init_lock);
+    return 0;
+}
+
+int mpcrt_sched_init(void)
+{
+    return start(false);
+}
+
+int mpcrt_sched_init_here(void)
+{
+    return start(true);
+}
+
+bool mpcrt_sched_is_initialized(void)
+{
+    return atomic_load_explicit(&initialized, memory_order_acquire);
+}
+
+int mpcrt_sched_num_vps(void)
+{
+    return mpcrt_sched.nvps;
+}
+
+void mpcrt_sched_run_until(bool (*done)(void *), void *arg)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    MPCRT_ASSERT(vp && vp->current == &vp->native, "run_until is called by a VP's own kernel thread");
+    mpcrt_vp_idle_loop(vp, done, arg);
+}
+
+void mpcrt_sched_finalize(void)
+{
+    pthread_mutex_lock(&init_lock);
+    if (!atomic_load(&initialized)) {
+        pthread_mutex_unlock(&init_lock);
+        return;
+    }
+    for (int i = caller_is_vp0 ? 1 : 0; i < mpcrt_sched.nvps; i++)
+        mpcrt_vp_stop(&mpcrt_sched.vps[i]);
+    /* Pooled ULT stacks go back to the stack allocator (which keeps them for the next start). */
+    for (int i = 0; i < mpcrt_sched.nvps; i++) {
+        mpcrt_vp_t *vp = &mpcrt_sched.vps[i];
+        while (vp->local_pool) {
+            mpcrt_ult_t *u = vp->local_pool;
+            vp->local_pool = u->pool_next;
+            mpcrt_stack_t stack = u->stack;
+            mpcrt_stack_free(&stack);
+        }
+    }
+    if (caller_is_vp0)
+        mpcrt_tls_vp = NULL;
+    free(mpcrt_sched.vps);
+    mpcrt_sched.vps = NULL;
+    mpcrt_sched.nvps = 0;
+    atomic_store(&initialized, false);
+    pthread_mutex_unlock(&init_lock);
+}

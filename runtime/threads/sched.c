@@ -1,0 +1,217 @@
+/* The scheduling core: picking the next ULT of a VP, switching to it, yielding, suspending and waking.
+ * Every ULT runs only on its home VP, so a VP's run queue, poll list and current ULT are touched by that VP
+ * alone; other threads reach a VP only through its inbox. That is what makes a wake-up race-free: the only
+ * thread that can resume a ULT is the one that is running it until it has switched away. */
+#include "context.h"
+#include "log.h"
+#include "sched_internal.h"
+
+#include <sched.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+mpcrt_sched_t mpcrt_sched;
+__thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
+
+/* The privatization slots of DESIGN.md §5, read by code compiled with -fmpc-privatize. */
+__attribute__((visibility("default"))) __thread intptr_t __mpc_priv_delta __attribute__((tls_model("initial-exec")));
+__attribute__((visibility("default"))) __thread intptr_t __mpc_ult_delta __attribute__((tls_model("initial-exec")));
+
+void mpcrt_sched_make_ready(mpcrt_vp_t *vp, mpcrt_ult_t *u)
+{
+    atomic_store_explicit(&u->state, ULT_READY, memory_order_relaxed);
+    mpcrt_rq_push(&vp->rq, u);
+}
+
+void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp)
+{
+    mpcrt_ult_t *u = mpcrt_inbox_take_all(vp);
+    while (u) {
+        mpcrt_ult_t *next = u->inbox_next; /* read before clearing: a new wake-up may reuse the link */
+        /* seq_cst: ordered against the creator's seq_cst state store and wake_pending exchange, so a wake
+         * skipped because we still held it pending is seen here as state NEW. */
+        atomic_exchange(&u->wake_pending, 0);
+        int state = atomic_load(&u->state);
+        if (atomic_load_explicit(&u->home, memory_order_relaxed) != vp) {
+            /* A stale wake-up of a recycled ULT that now lives elsewhere: pass it on (harmless). */
+            if (state == ULT_NEW || state == ULT_BLOCKED || state == ULT_PARKED)
+                mpcrt_ult_wake(u);
+        } else if (state == ULT_BLOCKED || state == ULT_NEW) {
+            mpcrt_sched_make_ready(vp, u);
+        } else if (state == ULT_PARKED) {
+            vp->sweep_requested = true;
+        }
+        u = next;
+    }
+}
+
+bool mpcrt_sched_sweep(mpcrt_vp_t *vp)
+{
+    vp->picks_since_sweep = 0;
+    vp->sweep_requested = false;
+    if (!vp->polls)
+        return false;
+    vp->stats.sweeps++;
+    mpcrt_sched_progress();
+    bool any = false;
+    mpcrt_ult_t **link = &vp->polls;
+    while (*link) {
+        mpcrt_ult_t *u = *link;
+        if (u->park_pred(u->park_arg)) {
+            *link = u->poll_next;
+            vp->npolls--;
+            mpcrt_sched_make_ready(vp, u);
+            any = true;
+        } else {
+            link = &u->poll_next;
+        }
+    }
+    return any;
+}
+
+/* Sweeps are amortized: at most one per max(64, parked) picks unless the run queue is empty or a parked
+ * ULT was poked, so 10^5 parked ULTs do not make every switch O(10^5). */
+static mpcrt_ult_t *pick_next(mpcrt_vp_t *vp)
+{
+    mpcrt_sched_drain_inbox(vp);
+    if (vp->polls) {
+        unsigned period = vp->npolls > 64 ? (unsigned)vp->npolls : 64;
+        if (vp->sweep_requested || vp->rq.count == 0 || ++vp->picks_since_sweep >= period)
+            mpcrt_sched_sweep(vp);
+    }
+    return mpcrt_rq_pop(&vp->rq);
+}
+
+void mpcrt_sched_arrived(mpcrt_vp_t *vp, mpcrt_ult_t *self)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    const void *prev_bottom;
+    size_t prev_size;
+    __sanitizer_finish_switch_fiber(self->asan_fake_stack, &prev_bottom, &prev_size);
+    /* The VP's native stack is not ours: learn its bounds the first time we leave it. */
+    if (vp->prev == &vp->native && !vp->native.asan_stack_bottom) {
+        vp->native.asan_stack_bottom = prev_bottom;
+        vp->native.asan_stack_size = prev_size;
+    }
+#else
+    (void)self;
+#endif
+    mpcrt_sched_after_switch(vp);
+}
+
+void mpcrt_sched_after_switch(mpcrt_vp_t *vp)
+{
+    if (vp->exited) {
+        mpcrt_ult_t *u = vp->exited;
+        vp->exited = NULL;
+        mpcrt_ult_finish_exited(vp, u);
+    }
+}
+
+void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
+{
+    int nhooks = atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire);
+    for (int i = 0; i < nhooks; i++)
+        mpcrt_sched.switch_hooks[i](from, to);
+    atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
+    vp->current = to;
+    __mpc_priv_delta = to->priv_task_delta;
+    __mpc_ult_delta = to->priv_ult_delta;
+    vp->stats.switches++;
+#if defined(__SANITIZE_ADDRESS__)
+    bool leaving_for_good = atomic_load_explicit(&from->state, memory_order_relaxed) == ULT_EXITED;
+    __sanitizer_start_switch_fiber(leaving_for_good ? NULL : &from->asan_fake_stack, to->asan_stack_bottom,
+                                   to->asan_stack_size);
+#endif
+#if defined(__SANITIZE_THREAD__)
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+#endif
+    vp->prev = from;
+    mpcrt_ctx_switch(&from->sp, to->sp);
+    mpcrt_sched_arrived(vp, from);
+    mpcrt_sched_after_switch(vp);
+}
+
+void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
+{
+    mpcrt_ult_t *self = vp->current;
+    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY)
+        mpcrt_rq_push(&vp->rq, self);
+    mpcrt_ult_t *next = pick_next(vp);
+    if (next == self) {
+        atomic_store_explicit(&self->state, ULT_RUNNING, memory_order_relaxed);
+        return;
+    }
+    mpcrt_sched_switch(vp, self, next ? next : &vp->native);
+}
+
+void mpcrt_yield(void)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (!vp || vp->current == &vp->native) {
+        sched_yield();
+        return;
+    }
+    if (vp->rq.count == 0 && !atomic_load_explicit(&vp->inbox, memory_order_relaxed) && !vp->polls)
+        return;
+    atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
+    mpcrt_sched_switch_away(vp);
+}
+
+void mpcrt_ult_suspend(void)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    MPCRT_ASSERT(vp && vp->current != &vp->native, "only a ULT can suspend");
+    /* seq_cst: a waker on another VP that pushed us before this store is found by the drain below. */
+    atomic_store(&vp->current->state, ULT_BLOCKED);
+    mpcrt_sched_switch_away(vp);
+}
+
+void mpcrt_ult_wake(mpcrt_ult_t *u)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    mpcrt_vp_t *home = atomic_load_explicit(&u->home, memory_order_relaxed);
+    if (vp == home && vp->current != u) {
+        /* On u's own VP while u is not running: no other thread can touch u's scheduling state. */
+        int state = atomic_load_explicit(&u->state, memory_order_relaxed);
+        if (state == ULT_BLOCKED || state == ULT_NEW)
+            mpcrt_sched_make_ready(vp, u);
+        else if (state == ULT_PARKED)
+            vp->sweep_requested = true;
+        return;
+    }
+    /* seq_cst exchange: see mpcrt_sched_drain_inbox. */
+    if (atomic_exchange(&u->wake_pending, 1) == 0)
+        mpcrt_inbox_push(home, u);
+}
+
+void mpcrt_ult_set_priority(mpcrt_ult_t *u, int base, int current)
+{
+    if (base < MPCRT_PRIO_MIN) base = MPCRT_PRIO_MIN;
+    if (base > MPCRT_PRIO_MAX) base = MPCRT_PRIO_MAX;
+    if (current < MPCRT_PRIO_MIN) current = MPCRT_PRIO_MIN;
+    if (current > MPCRT_PRIO_MAX) current = MPCRT_PRIO_MAX;
+    bool queued = atomic_load_explicit(&u->state, memory_order_relaxed) == ULT_READY && u->home == mpcrt_tls_vp;
+    if (queued)
+        mpcrt_rq_remove(&u->home->rq, u);
+    u->base_prio = base;
+    u->cur_prio = current;
+    if (queued)
+        mpcrt_rq_push(&u->home->rq, u);
+}
+
+void mpcrt_ult_get_priority(const mpcrt_ult_t *u, int *base, int *current)
+{
+    *base = u->base_prio;
+    *current = u->cur_prio;
+}
+
+void mpcrt_sched_vp_stats(int vp, mpcrt_vp_stats_t *out)
+{
+    *out = mpcrt_sched.vps[vp].stats;
+}

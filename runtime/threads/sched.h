@@ -1,0 +1,199 @@
+/* Interface of runtime/threads: the unified scheduler that runs MPI ranks, OpenMP workers and progress
+ * threads as user-level threads (ULTs) on virtual processors (VPs). The MPI and OpenMP layers include only
+ * this header; they plug into the scheduler through the hooks declared at the end. */
+#ifndef MPCRT_THREADS_SCHED_H
+#define MPCRT_THREADS_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mpcrt_ult mpcrt_ult_t;
+typedef struct mpcrt_vp mpcrt_vp_t;
+
+typedef enum {
+    MPCRT_ULT_RANK,
+    MPCRT_ULT_OMP_WORKER,
+    MPCRT_ULT_PROGRESS,
+    MPCRT_ULT_USER,
+    MPCRT_ULT_IDLE, /* a VP's own kernel-thread context; never created by users */
+    MPCRT_ULT_NKINDS
+} mpcrt_ult_kind_t;
+
+enum { MPCRT_PRIO_MIN = 0, MPCRT_PRIO_MAX = 20 };
+
+/* Errors returned by the scheduler (negated errno values keep them printable with strerror). */
+enum { MPCRT_OK = 0 };
+
+/* ------------------------------------------------------------------ runtime lifetime */
+
+/* Start the scheduler in this process: discover cores, start one VP per core (the calling kernel thread
+ * becomes VP 0). Idempotent and thread-safe; returns 0 or a negative errno. */
+int mpcrt_sched_init(void);
+/* Same, but the calling kernel thread becomes VP 0 and must then run mpcrt_sched_run_until. */
+int mpcrt_sched_init_here(void);
+/* Stop every VP but the caller's and release the runtime. Only called by the thread that called init,
+ * outside of any ULT, once every ULT has finished. */
+void mpcrt_sched_finalize(void);
+bool mpcrt_sched_is_initialized(void);
+int mpcrt_sched_num_vps(void);
+
+/* Run the calling VP's scheduler loop (the caller must be VP 0's kernel thread, outside any ULT) until
+ * done(arg) is true; done is checked after every scheduling round. This is how the thread-mode entry
+ * point waits for its rank ULTs without leaving VP 0 idle. */
+void mpcrt_sched_run_until(bool (*done)(void *arg), void *arg);
+
+/* ------------------------------------------------------------------ ULTs */
+
+typedef struct {
+    mpcrt_ult_kind_t kind;
+    int base_priority; /* 0..20 */
+    int vp;            /* home VP; -1 = the caller's VP (VP 0 from a non-VP thread) */
+    size_t stack_size; /* 0 = the default for the kind */
+    int rank;          /* owner rank, -1 if none */
+    bool detached;     /* resources released at exit; cannot be joined */
+} mpcrt_ult_attr_t;
+
+void mpcrt_ult_attr_init(mpcrt_ult_attr_t *attr);
+
+/* Create a ULT running fn(arg) on its home VP. Callable from ULTs and from any kernel thread. */
+int mpcrt_ult_create(mpcrt_ult_t **out, void *(*fn)(void *), void *arg, const mpcrt_ult_attr_t *attr);
+/* Wait for a joinable ULT to finish, store its return value, release it. */
+int mpcrt_ult_join(mpcrt_ult_t *ult, void **retval);
+
+mpcrt_ult_t *mpcrt_ult_self(void);          /* NULL on a kernel thread that is not running a ULT */
+mpcrt_ult_kind_t mpcrt_ult_kind(const mpcrt_ult_t *ult);
+int mpcrt_ult_rank(const mpcrt_ult_t *ult); /* -1 if none */
+void mpcrt_ult_set_rank(mpcrt_ult_t *ult, int rank);
+int mpcrt_ult_vp(const mpcrt_ult_t *ult);
+int mpcrt_self_vp(void); /* index of the calling VP, -1 on a non-VP kernel thread */
+int mpcrt_self_rank(void); /* rank of the running ULT, -1 if none */
+
+/* Per-layer pointer slots on every ULT (the MPI layer keeps its rank state in one, OpenMP its thread
+ * state in another) so that finding "my state" costs one TLS load and one indirection. */
+enum { MPCRT_ULT_SLOT_MPI, MPCRT_ULT_SLOT_OMP, MPCRT_ULT_SLOT_USER, MPCRT_ULT_NSLOTS };
+void *mpcrt_ult_slot(const mpcrt_ult_t *ult, int slot);
+void mpcrt_ult_set_slot(mpcrt_ult_t *ult, int slot, void *value);
+
+/* Priorities (Taboada, research/seed003 §6.4): each pick lowers the current priority by one; a pick at 0
+ * resets it to the base. Only the home VP's ULTs (or code on a non-running ULT's home VP) may call these. */
+void mpcrt_ult_set_priority(mpcrt_ult_t *ult, int base, int current);
+void mpcrt_ult_get_priority(const mpcrt_ult_t *ult, int *base, int *current);
+
+/* Let other ready ULTs of this VP run. No-op on a non-VP kernel thread (sched_yield there). */
+void mpcrt_yield(void);
+
+/* Low-level blocking: suspend the running ULT until some thread calls mpcrt_ult_wake on it. Wake-ups may be
+ * spurious, so callers loop on their own condition. Most code uses mpcrt_waiter_t or wait_until instead. */
+void mpcrt_ult_suspend(void);
+void mpcrt_ult_wake(mpcrt_ult_t *ult);
+
+/* ------------------------------------------------------------------ waiting */
+
+/* Wait until pred(arg) is true: spin a bounded, adaptive number of rounds running the progress hooks, then
+ * park the ULT on its VP's poll list; the VP re-checks parked predicates. On a non-VP kernel thread: spin
+ * with progress, then back off. pred must be cheap and must not block. */
+void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
+
+/* A waiter: one blocked ULT or kernel thread, woken exactly by mpcrt_waiter_wake. The structure lives on
+ * the waiting thread's stack; the waker must not touch it after waking it. */
+typedef struct mpcrt_waiter {
+    struct mpcrt_waiter *next;
+    mpcrt_ult_t *ult; /* NULL: a kernel thread waits on the futex word below */
+    _Atomic uint32_t woken;
+} mpcrt_waiter_t;
+
+void mpcrt_waiter_init(mpcrt_waiter_t *w);
+void mpcrt_waiter_sleep(mpcrt_waiter_t *w);
+void mpcrt_waiter_wake(mpcrt_waiter_t *w);
+
+/* ------------------------------------------------------------------ synchronization (ULTs and kernel threads) */
+
+typedef struct {
+    _Atomic int locked; /* 0 free, 1 held, 2 held with waiters */
+    _Atomic int guard;  /* spinlock protecting the queue */
+    mpcrt_waiter_t *head, *tail;
+} mpcrt_mutex_t;
+#define MPCRT_MUTEX_INITIALIZER {0, 0, NULL, NULL}
+void mpcrt_mutex_init(mpcrt_mutex_t *m);
+void mpcrt_mutex_lock(mpcrt_mutex_t *m);
+bool mpcrt_mutex_trylock(mpcrt_mutex_t *m);
+void mpcrt_mutex_unlock(mpcrt_mutex_t *m);
+
+typedef struct {
+    _Atomic int guard;
+    mpcrt_waiter_t *head, *tail;
+} mpcrt_cond_t;
+#define MPCRT_COND_INITIALIZER {0, NULL, NULL}
+void mpcrt_cond_init(mpcrt_cond_t *c);
+void mpcrt_cond_wait(mpcrt_cond_t *c, mpcrt_mutex_t *m);
+void mpcrt_cond_signal(mpcrt_cond_t *c);
+void mpcrt_cond_broadcast(mpcrt_cond_t *c);
+
+typedef struct {
+    _Atomic int guard;
+    unsigned count, arrived;
+    uint64_t generation;
+    mpcrt_waiter_t *head;
+} mpcrt_barrier_t;
+int mpcrt_barrier_init(mpcrt_barrier_t *b, unsigned count);
+/* Returns true in exactly one thread per round (the last to arrive), like PTHREAD_BARRIER_SERIAL_THREAD. */
+bool mpcrt_barrier_wait(mpcrt_barrier_t *b);
+
+typedef struct {
+    _Atomic int state; /* 0 not run, 1 running, 2 done */
+    mpcrt_mutex_t lock;
+    mpcrt_cond_t done;
+} mpcrt_once_t;
+#define MPCRT_ONCE_INITIALIZER {0, MPCRT_MUTEX_INITIALIZER, MPCRT_COND_INITIALIZER}
+void mpcrt_once(mpcrt_once_t *once, void (*fn)(void));
+
+/* ------------------------------------------------------------------ hooks for the layers above */
+
+/* A progress hook returns the number of events it handled (0: nothing to do). Hooks run on whichever VP
+ * waits or idles, possibly concurrently on several VPs: they must be thread-safe and must not block. */
+typedef int (*mpcrt_progress_fn)(void *arg);
+int mpcrt_sched_add_progress_hook(mpcrt_progress_fn fn, void *arg);
+int mpcrt_sched_add_idle_hook(mpcrt_progress_fn fn, void *arg);
+/* Run the progress hooks once from the calling context; returns the events handled. */
+int mpcrt_sched_progress(void);
+
+typedef void (*mpcrt_ult_event_fn)(mpcrt_ult_t *ult);
+typedef void (*mpcrt_switch_fn)(mpcrt_ult_t *from, mpcrt_ult_t *to);
+int mpcrt_sched_add_ult_start_hook(mpcrt_ult_event_fn fn); /* on the new ULT, before its function */
+int mpcrt_sched_add_ult_exit_hook(mpcrt_ult_event_fn fn);  /* on the ULT, after its function returns */
+int mpcrt_sched_add_switch_hook(mpcrt_switch_fn fn);       /* on every switch, in the outgoing context */
+
+/* ------------------------------------------------------------------ privatization slots (DESIGN.md §5) */
+
+/* Task-level (per rank) and ULT-level privatization deltas of a ULT; the scheduler stores them into the
+ * VP's initial-exec TLS slots __mpc_priv_delta and __mpc_ult_delta on every switch. */
+void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *ult, intptr_t task_delta, intptr_t ult_delta);
+void mpcrt_ult_get_priv_deltas(const mpcrt_ult_t *ult, intptr_t *task_delta, intptr_t *ult_delta);
+
+/* ------------------------------------------------------------------ the thread-mode job */
+
+/* Ranks of this process (MPCRT_RANKS_PER_PROC), processes in the job, and this process's first rank. */
+int mpcrt_job_local_ranks(void);
+int mpcrt_job_size(void);
+int mpcrt_job_first_rank(void);
+/* Home VP of local rank i: its first core with -c, else blocks of consecutive ranks per VP. */
+int mpcrt_job_rank_vp(int local_rank);
+
+/* ------------------------------------------------------------------ statistics */
+
+typedef struct {
+    uint64_t switches;     /* ULT-to-ULT and ULT-to-idle switches */
+    uint64_t sweeps;       /* poll-list sweeps */
+    uint64_t futex_sleeps; /* times the VP slept in the kernel */
+} mpcrt_vp_stats_t;
+void mpcrt_sched_vp_stats(int vp, mpcrt_vp_stats_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,179 @@
+/* Private structures of runtime/threads. Only files of this module include this header. */
+#ifndef MPCRT_THREADS_SCHED_INTERNAL_H
+#define MPCRT_THREADS_SCHED_INTERNAL_H
+
+#include "sched.h"
+#include "stack.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define MPCRT_CACHE_LINE 64
+#define MPCRT_NPRIO (MPCRT_PRIO_MAX + 1)
+#define MPCRT_MAX_HOOKS 16
+
+typedef enum {
+    ULT_FREE,    /* in a pool, not a live ULT */
+    ULT_NEW,     /* created, not yet on its home VP's run queue */
+    ULT_READY,   /* on a run queue */
+    ULT_RUNNING, /* the current ULT of its VP */
+    ULT_BLOCKED, /* suspended until mpcrt_ult_wake */
+    ULT_PARKED,  /* on the VP's poll list until its predicate holds */
+    ULT_EXITED,  /* function returned; the VP finishes it after switching away */
+    ULT_DONE     /* finished, waiting for join */
+} ult_state_t;
+
+struct mpcrt_ult {
+    void *sp; /* saved stack pointer while not running */
+    _Atomic(mpcrt_vp_t *) home;
+    _Atomic int state; /* ult_state_t */
+    mpcrt_ult_kind_t kind;
+    int base_prio, cur_prio;
+    int rank;
+    intptr_t priv_task_delta, priv_ult_delta;
+    void *slots[MPCRT_ULT_NSLOTS];
+
+    /* Run queue links (home VP only). */
+    mpcrt_ult_t *rq_prev, *rq_next;
+    /* Cross-VP wake-ups: set while the ULT sits in some VP's inbox, so it is pushed at most once. */
+    _Atomic int wake_pending;
+    mpcrt_ult_t *inbox_next;
+    /* Poll list (home VP only). */
+    bool (*park_pred)(void *);
+    void *park_arg;
+    mpcrt_ult_t *poll_next;
+
+    void *(*fn)(void *);
+    void *arg;
+    void *retval;
+    bool detached;
+    _Atomic int join_guard;
+    mpcrt_waiter_t *joiner;
+
+    mpcrt_stack_t stack; /* empty for a VP's own context */
+#if defined(__SANITIZE_ADDRESS__)
+    void *asan_fake_stack;
+    const void *asan_stack_bottom;
+    size_t asan_stack_size;
+#endif
+#if defined(__SANITIZE_THREAD__)
+    void *tsan_fiber;
+#endif
+    mpcrt_ult_t *pool_next;
+};
+
+typedef struct {
+    mpcrt_ult_t *head[MPCRT_NPRIO], *tail[MPCRT_NPRIO];
+    uint32_t nonempty; /* bit p set when level p has ULTs */
+    size_t count;
+} mpcrt_runqueue_t;
+
+struct mpcrt_vp {
+    int id;
+    int core; /* index of the bound core in the topology, -1 if unbound */
+    pthread_t thread;
+    mpcrt_ult_t *current;
+    mpcrt_ult_t *prev; /* the context that last switched away on this VP */
+    mpcrt_ult_t native; /* the VP's kernel-thread context, which runs the scheduler loop when idle */
+    mpcrt_runqueue_t rq;
+    mpcrt_ult_t *polls; /* parked ULTs */
+    size_t npolls;
+    unsigned picks_since_sweep;
+    bool sweep_requested;
+    bool in_progress; /* progress hooks are running on this VP: do not recurse */
+    unsigned spin_budget;
+    mpcrt_ult_t *exited; /* the ULT that just switched away for the last time */
+    mpcrt_ult_t *local_pool; /* recycled ULTs with default-size stacks, home VP only */
+    size_t local_pool_count;
+    mpcrt_vp_stats_t stats;
+    bool stop_requested;
+
+    /* Written by other threads: keep on its own cache line. */
+    _Alignas(MPCRT_CACHE_LINE) _Atomic(mpcrt_ult_t *) inbox;
+    _Atomic uint32_t wake_seq; /* futex word */
+    _Atomic int sleeping;
+    _Atomic int stop;
+};
+
+typedef struct {
+    mpcrt_progress_fn fn;
+    void *arg;
+} hook_t;
+
+typedef struct {
+    int nvps;
+    mpcrt_vp_t *vps;
+    bool passive;
+    unsigned spin_max;
+    size_t rank_stack_size, ult_stack_size;
+    _Atomic int nprogress, nidle;
+    hook_t progress[MPCRT_MAX_HOOKS], idle[MPCRT_MAX_HOOKS];
+    _Atomic int nstart, nexit, nswitch;
+    mpcrt_ult_event_fn start_hooks[MPCRT_MAX_HOOKS], exit_hooks[MPCRT_MAX_HOOKS];
+    mpcrt_switch_fn switch_hooks[MPCRT_MAX_HOOKS];
+    pthread_t init_thread;
+} mpcrt_sched_t;
+
+extern mpcrt_sched_t mpcrt_sched;
+extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
+
+/* runqueue.c */
+void mpcrt_rq_push(mpcrt_runqueue_t *rq, mpcrt_ult_t *u);
+mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq);
+void mpcrt_rq_remove(mpcrt_runqueue_t *rq, mpcrt_ult_t *u);
+
+/* inbox.c */
+void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u);
+mpcrt_ult_t *mpcrt_inbox_take_all(mpcrt_vp_t *vp); /* FIFO order */
+void mpcrt_vp_notify(mpcrt_vp_t *vp);               /* wake the VP if it sleeps */
+
+/* sched.c */
+void mpcrt_sched_make_ready(mpcrt_vp_t *vp, mpcrt_ult_t *u); /* caller runs on vp */
+void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp);
+bool mpcrt_sched_sweep(mpcrt_vp_t *vp); /* true if a parked ULT became ready */
+/* Switch away from the running ULT, whose state the caller already set (READY ones are re-queued). */
+void mpcrt_sched_switch_away(mpcrt_vp_t *vp);
+void mpcrt_sched_after_switch(mpcrt_vp_t *vp);
+/* First thing a context does when it resumes or starts: sanitizer bookkeeping, then after_switch. */
+void mpcrt_sched_arrived(mpcrt_vp_t *vp, mpcrt_ult_t *self);
+void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to);
+
+/* ult.c */
+void mpcrt_ult_finish_exited(mpcrt_vp_t *vp, mpcrt_ult_t *u);
+
+/* vp.c */
+void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg);
+int mpcrt_vp_start(mpcrt_vp_t *vp);      /* on a new kernel thread */
+void mpcrt_vp_enter_here(mpcrt_vp_t *vp); /* the calling kernel thread becomes the VP */
+void mpcrt_vp_stop(mpcrt_vp_t *vp);
+
+/* wait.c */
+int mpcrt_run_hooks(hook_t *hooks, _Atomic int *count);
+
+/* futex.c */
+void mpcrt_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
+void mpcrt_futex_wake(_Atomic uint32_t *word, int count);
+
+static inline void mpcrt_cpu_relax(void)
+{
+    __builtin_ia32_pause();
+}
+
+/* Test-and-test-and-set spinlock for short, non-blocking critical sections (never held across a switch). */
+static inline void mpcrt_spin_lock(_Atomic int *lock)
+{
+    for (;;) {
+        /* acquire: the critical section must see the previous holder's writes. */
+        if (!atomic_exchange_explicit(lock, 1, memory_order_acquire))
+            return;
+        while (atomic_load_explicit(lock, memory_order_relaxed))
+            mpcrt_cpu_relax();
+    }
+}
+
+static inline void mpcrt_spin_unlock(_Atomic int *lock)
+{
+    atomic_store_explicit(lock, 0, memory_order_release); /* publishes the critical section */
+}
+
+#endif
