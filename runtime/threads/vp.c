@@ -75,7 +75,6 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
 static void enter_vp(mpcrt_vp_t *vp)
 {
     mpcrt_tls_vp = vp;
-    vp->thread = pthread_self();
 #if defined(__SANITIZE_THREAD__)
     vp->native.tsan_fiber = __tsan_get_current_fiber();
 #endif
@@ -97,6 +96,7 @@ static void *vp_thread_main(void *arg)
 
 void mpcrt_vp_enter_here(mpcrt_vp_t *vp)
 {
+    vp->thread = pthread_self(); /* VPs started by mpcrt_vp_start get it from pthread_create */
     enter_vp(vp);
 }
 

@@ -1,0 +1,142 @@
+#!/bin/sh
+# Integration tests: thread-mode jobs under mpcrun, the wrappers and the installed prefix.
+# Usage: jobs.sh CASE BUILD_DIR SOURCE_DIR   (one CTest test per CASE)
+set -u
+case_name=$1
+build=$2
+src=$3
+bin=$build/bin
+progs=$build/tests/integration
+examples=$build/examples
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+fail() {
+    echo "FAIL [$case_name]: $*"
+    for f in "$out"/stdout "$out"/stderr; do
+        [ -s "$f" ] && { echo "--- $(basename "$f"):"; head -n 20 "$f"; }
+    done
+    exit 1
+}
+
+# run EXPECTED_STATUS command...: runs it, saving stdout/stderr, and checks the exit status.
+run() {
+    expected=$1
+    shift
+    "$@" >"$out/stdout" 2>"$out/stderr"
+    status=$?
+    [ "$status" -eq "$expected" ] || fail "'$*' exited $status, expected $expected"
+}
+
+lines() { wc -l <"$1" | tr -d ' '; }
+
+case "$case_name" in
+hello)
+    run 0 "$bin/mpcrun" -n 4 "$examples/hello"
+    [ "$(lines "$out/stdout")" -eq 4 ] || fail "expected 4 lines"
+    [ "$(grep -c 'of 4$' "$out/stdout")" -eq 4 ] || fail "every rank must report size 4"
+    [ "$(sed -n 's/^hello from rank \([0-9]*\) of 4$/\1/p' "$out/stdout" | sort -nu | tr '\n' ' ')" = "0 1 2 3 " ] ||
+        fail "ranks are not 0..3, each once"
+    [ ! -s "$out/stderr" ] || fail "unexpected output on stderr"
+    ;;
+hybrid)
+    run 0 "$bin/mpcrun" -n 4 "$examples/hybrid_sum"
+    [ "$(grep -c ': correct$' "$out/stdout")" -eq 4 ] || fail "every rank must report a correct sum"
+    ;;
+many_ranks)
+    run 0 "$bin/mpcrun" -n 10000 --oversubscribe "$examples/barrier_rounds" 5
+    grep -q '^10000 ranks passed 5 barriers' "$out/stdout" || fail "rank 0 did not report 10000 ranks"
+    ;;
+semantics)
+    run 0 "$bin/mpcrun" -n 5 "$progs/rank_semantics" pristine
+    [ "$(grep -c ': ok$' "$out/stdout")" -eq 5 ] || fail "every rank must pass its checks"
+    ;;
+singleton)
+    # Linked without mpcc's entry point: MPI_Init makes the process a one-rank job.
+    run 0 "$progs/rank_semantics_plain" pristine
+    grep -q '^rank 0 of 1: ok$' "$out/stdout" || fail "a plain program must be rank 0 of 1"
+    ;;
+exit_status)
+    run 3 "$bin/mpcrun" -n 4 "$progs/exit_status"
+    ;;
+abort)
+    run 7 "$bin/mpcrun" -n 3 "$progs/abort"
+    grep -q 'rank 1 called MPI_Abort with error code 7' "$out/stderr" || fail "no MPI_Abort report"
+    ;;
+timeout)
+    MPIEXEC_TIMEOUT=2 run 124 "$bin/mpcrun" -n 2 "$progs/hang"
+    grep -q 'timed out after 2 s' "$out/stderr" || fail "no timeout message"
+    ;;
+bad_comm)
+    "$bin/mpcrun" -n 2 "$progs/bad_comm" >"$out/stdout" 2>"$out/stderr" && fail "an invalid communicator must end the job"
+    grep -q 'MPI_Comm_rank: invalid communicator' "$out/stderr" || fail "the error must name the function and class"
+    ;;
+mpcrun_errors)
+    for args in "" "-n" "-n 0 $examples/hello" "-n abc $examples/hello" "--bogus -n 2 $examples/hello" \
+        "-n 2" "-n 2 /nonexistent/prog" "-n 3 -p 2 $examples/hello" "--mode=fiber -n 2 $examples/hello" \
+        "-n 100000 -c 1 $examples/hello"; do
+        # shellcheck disable=SC2086
+        run 2 "$bin/mpcrun" $args
+        [ "$(lines "$out/stderr")" -eq 1 ] || fail "'mpcrun $args' must print exactly one line"
+        grep -q '^mpcrun: ' "$out/stderr" || fail "'mpcrun $args' error must start with 'mpcrun: '"
+        [ ! -s "$out/stdout" ] || fail "'mpcrun $args' printed on stdout"
+    done
+    run 0 "$bin/mpcrun" --help
+    for opt in -n -c -p --oversubscribe --timeout --mode --show-config --tag-output --help; do
+        grep -q -- "$opt" "$out/stdout" || fail "--help does not document $opt"
+    done
+    run 0 "$bin/mpcrun" --show-config
+    grep -q MPCRT_WAIT_POLICY "$out/stdout" || fail "--show-config must list the tunables"
+    ;;
+placement)
+    [ "$(nproc)" -ge 2 ] || { echo "skipped: needs 2 cores"; exit 77; }
+    run 0 "$bin/mpcrun" -n 2 -c 1 "$progs/placement"
+    [ "$(sed -n 's/^rank [01] cpu \([0-9]*\)$/\1/p' "$out/stdout" | sort -u | wc -l)" -eq 2 ] ||
+        fail "with -c 1 the two ranks must run on two different cores"
+    ;;
+mpcc)
+    run 0 "$bin/mpcc" --showme
+    grep -q -- '--wrap=main' "$out/stdout" || fail "--showme must show the thread-mode entry point"
+    run 0 "$bin/mpcc" --showme:compile
+    grep -q -- "-I" "$out/stdout" || fail "--showme:compile must show the include path"
+    run 2 "$bin/mpcc" -fmpc-privatize "$src/examples/hello.c" -o "$out/x"
+    grep -q -- '-fmpc-privatize' "$out/stderr" || fail "the error must name -fmpc-privatize"
+    cat >"$out/hello.cpp" <<'CXX'
+#include <mpi.h>
+#include <iostream>
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::cout << "c++ rank " << rank << std::endl;
+    MPI_Finalize();
+}
+CXX
+    run 0 "$bin/mpcxx" "$out/hello.cpp" -o "$out/hello_cxx"
+    run 0 "$bin/mpcrun" -n 3 "$out/hello_cxx"
+    [ "$(grep -c '^c++ rank [012]$' "$out/stdout")" -eq 3 ] || fail "the C++ program must run as 3 ranks"
+    # Compile and link in separate steps, as build systems do.
+    run 0 "$bin/mpcc" -c "$src/examples/hello.c" -o "$out/hello.o"
+    run 0 "$bin/mpcc" "$out/hello.o" -o "$out/hello"
+    run 0 "$bin/mpcrun" -n 2 "$out/hello"
+    [ "$(lines "$out/stdout")" -eq 2 ] || fail "separately linked program must run as 2 ranks"
+    ;;
+install)
+    prefix=$out/prefix
+    run 0 cmake --install "$build" --prefix "$prefix"
+    for f in bin/mpcrun bin/mpcc bin/mpcxx bin/mpiexec include/mpi.h include/mpcrt.h lib/libmpcrt.so \
+        lib/libmpcrt_main.a libexec/mpcrt/mpcrt-info; do
+        [ -e "$prefix/$f" ] || fail "the prefix lacks $f"
+    done
+    run 0 "$prefix/bin/mpcc" -O2 "$src/examples/hello.c" -o "$out/hello"
+    run 0 "$prefix/bin/mpcrun" -n 3 "$out/hello"
+    [ "$(lines "$out/stdout")" -eq 3 ] || fail "installed wrappers must build a working program"
+    run 0 "$prefix/bin/mpcrun" --show-config
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "PASS [$case_name]"
