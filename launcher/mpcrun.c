@@ -760,5 +760,7 @@ int main(int argc, char **argv)
     path = find_program(cfg.prog_argv[0]);
     if (!path) die("%s: program not found", cfg.prog_argv[0]);
     export_job_env(&cfg);
-    return run_job(&cfg, path);
+    int status = run_job(&cfg, path);
+    free(path);
+    return status;
 }
