@@ -36,6 +36,8 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                               "stack size of rank ULTs (suffix K, M, G); only touched pages use memory"},
     [MPCRT_CFG_ULT_STACK] = {"MPCRT_ULT_STACK", CFG_SIZE, "256K",
                              "default stack size of other ULTs (suffix K, M, G)"},
+    [MPCRT_CFG_STACK_GUARD] = {"MPCRT_STACK_GUARD", CFG_BOOL, "1",
+                               "guard page below each ULT stack (0: a canary word checked at exit instead)"},
     [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", CFG_INT, "2000",
                                "upper bound of the adaptive spin of wait_until before a ULT parks"},
     [MPCRT_CFG_BIND] = {"MPCRT_BIND", CFG_BOOL, "1", "bind each VP to its core"},

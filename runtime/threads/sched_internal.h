@@ -55,9 +55,13 @@ struct mpcrt_ult {
     void *asan_fake_stack;
     const void *asan_stack_bottom;
     size_t asan_stack_size;
+#include "runqueue.h"
+
 #endif
 #if defined(__SANITIZE_THREAD__)
     void *tsan_fiber;
+#include "runqueue.h"
+
 #endif
     mpcrt_ult_t *pool_next;
 };
@@ -117,10 +121,6 @@ typedef struct {
 extern mpcrt_sched_t mpcrt_sched;
 extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
 
-/* runqueue.c */
-void mpcrt_rq_push(mpcrt_runqueue_t *rq, mpcrt_ult_t *u);
-mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq);
-void mpcrt_rq_remove(mpcrt_runqueue_t *rq, mpcrt_ult_t *u);
 
 /* inbox.c */
 void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u);
@@ -175,5 +175,7 @@ static inline void mpcrt_spin_unlock(_Atomic int *lock)
 {
     atomic_store_explicit(lock, 0, memory_order_release); /* publishes the critical section */
 }
+
+#include "runqueue.h"
 
 #endif

@@ -8,12 +8,14 @@
 typedef struct {
     void *base;  /* lowest usable byte */
     size_t size; /* usable bytes; the stack grows down from base + size */
+    bool guarded; /* a guard page lies below base; otherwise a canary word sits at base */
 } mpcrt_stack_t;
 
 /* size is rounded up to whole pages. Returns 0 or -ENOMEM. */
 int mpcrt_stack_alloc(mpcrt_stack_t *stack, size_t size);
 void mpcrt_stack_free(mpcrt_stack_t *stack);
-/* False if the canary at the bottom of the stack was overwritten (an overflow that skipped the guard). */
+/* False if the canary of an unguarded stack was overwritten (an overflow). Guarded stacks fault instead,
+ * and their bottom page is never touched, so it costs no memory. */
 bool mpcrt_stack_intact(const mpcrt_stack_t *stack);
 
 typedef struct {

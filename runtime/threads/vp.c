@@ -6,24 +6,37 @@
 #include "topology.h"
 
 #include <sched.h>
+#include <time.h>
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
 #endif
 
-#define PAUSE_ROUNDS 64
-#define YIELD_ROUNDS 96
+/* Idle back-off by elapsed time, not by rounds, so that it behaves the same on fast and slow cores:
+ * poll with one pause per round (reacts within ~100 ns), then sched_yield (lets other processes of an
+ * oversubscribed machine run), then, with the passive policy, sleep on the futex. */
+#define SPIN_NS 50000L
+#define YIELD_NS 200000L
 #define SHORT_SLEEP_NS 20000L
 #define LONG_SLEEP_NS 2000000L
 
-static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, bool timed)
+static long elapsed_ns(const struct timespec *since)
 {
-    if (round < PAUSE_ROUNDS) {
-        for (int i = 0; i < 16; i++)
-            mpcrt_cpu_relax();
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+}
+
+static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec *idle_since, bool timed)
+{
+    if (round % 64 != 63) {
+        mpcrt_cpu_relax();
         return;
     }
-    if (round < YIELD_ROUNDS || !mpcrt_sched.passive) {
+    long idle_ns = elapsed_ns(idle_since);
+    if (idle_ns < SPIN_NS)
+        return;
+    if (idle_ns < YIELD_NS || !mpcrt_sched.passive) {
         sched_yield();
         return;
     }
@@ -32,8 +45,8 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, bool timed)
     if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop)) {
         long timeout = 0;
         if (timed) {
-            unsigned shift = round - YIELD_ROUNDS < 7 ? round - YIELD_ROUNDS : 7;
-            timeout = SHORT_SLEEP_NS << shift;
+            /* Grows with the idle time: parked predicates of a long wait are re-checked less often. */
+            timeout = idle_ns / 16 > SHORT_SLEEP_NS ? idle_ns / 16 : SHORT_SLEEP_NS;
             if (timeout > LONG_SLEEP_NS)
                 timeout = LONG_SLEEP_NS;
         }
@@ -46,6 +59,7 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, bool timed)
 void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
 {
     unsigned idle_rounds = 0;
+    struct timespec idle_since;
     for (;;) {
         if (done ? done(arg) : atomic_load_explicit(&vp->stop, memory_order_acquire))
             return;
@@ -65,10 +79,12 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
             idle_rounds = 0;
             continue;
         }
+        if (idle_rounds == 0)
+            clock_gettime(CLOCK_MONOTONIC, &idle_since);
         /* Sleep without a timeout only when nothing but an inbox push can create work. */
         bool timed = vp->polls || done || atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed) ||
                      atomic_load_explicit(&mpcrt_sched.nidle, memory_order_relaxed);
-        sleep_or_spin(vp, idle_rounds++, timed);
+        sleep_or_spin(vp, idle_rounds++, &idle_since, timed);
     }
 }
 

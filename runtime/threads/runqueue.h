@@ -1,8 +1,9 @@
 /* Per-VP run queue: one FIFO per priority level (0..20) and a bitmap of non-empty levels, so push, pop and
- * removal are O(1). Only the owning VP touches it. */
-#include "sched_internal.h"
+ * removal are O(1). Only the owning VP touches it. Inline: these are on every switch. */
+#ifndef MPCRT_THREADS_RUNQUEUE_H
+#define MPCRT_THREADS_RUNQUEUE_H
 
-void mpcrt_rq_push(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
+static inline void mpcrt_rq_push(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
 {
     int p = u->cur_prio;
     u->rq_next = NULL;
@@ -16,7 +17,7 @@ void mpcrt_rq_push(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
     rq->count++;
 }
 
-void mpcrt_rq_remove(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
+static inline void mpcrt_rq_remove(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
 {
     int p = u->cur_prio;
     if (u->rq_prev)
@@ -35,7 +36,7 @@ void mpcrt_rq_remove(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
 /* Takes the head of the highest non-empty level and ages it (Taboada's rule, research/seed003 §6.4): a pick
  * lowers the current priority by one, and a pick at 0 resets it to the base, so a high-priority ULT gets
  * about base+1 turns for each turn of a priority-0 one and nothing starves. */
-mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
+static inline mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
 {
     if (!rq->nonempty)
         return NULL;
@@ -45,3 +46,5 @@ mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
     u->cur_prio = u->cur_prio > 0 ? u->cur_prio - 1 : u->base_prio;
     return u;
 }
+
+#endif
