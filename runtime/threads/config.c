@@ -148,8 +148,8 @@ void mpcrt_config_print(FILE *out)
     mpcrt_config_load();
     for (int i = 0; i < MPCRT_CFG_COUNT; i++) {
         const cfg_entry_t *e = &table[i];
-        const char *shown = getenv(e->name);
-        fprintf(out, "%-22s = %-10s %s (default %s): %s\n", e->name, shown ? shown : e->default_value,
-                e->is_set ? "[set]" : "     ", e->default_value[0] ? e->default_value : "''", e->doc);
+        const char *shown = e->is_set ? getenv(e->name) : e->default_value;
+        fprintf(out, "%-22s = %-8s %-22s %s\n", e->name, shown[0] ? shown : "''",
+                e->is_set ? "(from the environment)" : "(default)", e->doc);
     }
 }
