@@ -7,8 +7,9 @@ void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u)
     mpcrt_ult_t *head = atomic_load_explicit(&vp->inbox, memory_order_relaxed);
     do {
         u->inbox_next = head;
-        /* release: the owner that takes u must see everything written before the wake-up. */
-    } while (!atomic_compare_exchange_weak_explicit(&vp->inbox, &head, u, memory_order_release,
+        /* seq_cst (not only release, which the owner's acquire needs): part of the Dekker pair in
+         * mpcrt_vp_notify. */
+    } while (!atomic_compare_exchange_weak_explicit(&vp->inbox, &head, u, memory_order_seq_cst,
                                                     memory_order_relaxed));
     mpcrt_vp_notify(vp);
 }
@@ -31,10 +32,10 @@ mpcrt_ult_t *mpcrt_inbox_take_all(mpcrt_vp_t *vp)
 
 void mpcrt_vp_notify(mpcrt_vp_t *vp)
 {
-    /* seq_cst pairs with the VP's seq_cst store of `sleeping` before its last inbox check (Dekker): either
-     * the VP sees our push or we see it sleeping. */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&vp->sleeping, memory_order_relaxed)) {
+    /* Dekker with the VP, which stores `sleeping` then re-checks its inbox (both seq_cst): our push and
+     * this read-modify-write are seq_cst too, so either the VP sees the push or we see it sleeping. An
+     * RMW rather than a fence because ThreadSanitizer does not model fences. */
+    if (atomic_fetch_or_explicit(&vp->sleeping, 0, memory_order_seq_cst)) {
         atomic_fetch_add_explicit(&vp->wake_seq, 1, memory_order_release);
         mpcrt_futex_wake(&vp->wake_seq, 1);
     }

@@ -104,12 +104,14 @@ mpcc)
     cat >"$out/hello.cpp" <<'CXX'
 #include <mpi.h>
 #include <iostream>
+#include <string>
 int main(int argc, char **argv)
 {
     int rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    std::cout << "c++ rank " << rank << std::endl;
+    // Ranks run in parallel on several cores: one write per line keeps lines whole.
+    std::cout << ("c++ rank " + std::to_string(rank) + "\n") << std::flush;
     MPI_Finalize();
 }
 CXX
