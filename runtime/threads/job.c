@@ -75,7 +75,20 @@ static void *run_rank(void *arg)
     rank_start_t *start = arg;
     job_t *job = start->job;
     int r = start->local_rank;
+    /* The rank makes its own copy of the privatized data, so copies of many ranks are made in parallel. */
+    intptr_t task_delta = 0, ult_delta = 0;
+    int rc = mpcrt_priv_task_create(&task_delta);
+    if (rc == 0)
+        rc = mpcrt_priv_thread_delta(task_delta, 0, &ult_delta);
+    if (rc) {
+        fprintf(stderr, "mpcrt: rank %d: cannot create its copy of the privatized variables (%s)\n",
+                mpcrt_self_rank(), strerror(-rc));
+        exit(1);
+    }
+    mpcrt_ult_set_priv_deltas(mpcrt_ult_self(), task_delta, ult_delta);
+    mpcrt_priv_run_initializers(task_delta);
     job->status[r] = job->main_fn(job->argc, job->argvs[r], job->envp);
+    mpcrt_priv_run_finalizers(task_delta);
     /* release: VP 0 reads the statuses after it sees the count reach zero. */
     if (atomic_fetch_sub_explicit(&job->running, 1, memory_order_release) == 1)
         mpcrt_vp_notify(&mpcrt_sched.vps[0]);
@@ -95,6 +108,8 @@ int mpcrt_main(int argc, char **argv, char **envp, mpcrt_main_fn main_fn)
         fprintf(stderr, "mpcrt: cannot start the scheduler (%s)\n", strerror(-rc));
         return 1;
     }
+    if (mpcrt_priv_init() != 0)
+        return 1; /* the reason was printed */
     int nranks = mpcrt_job_local_ranks();
     job_t job = {.argc = argc, .envp = envp, .main_fn = main_fn};
     job.status = calloc((size_t)nranks, sizeof *job.status);

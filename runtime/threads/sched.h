@@ -75,7 +75,7 @@ int mpcrt_self_rank(void); /* rank of the running ULT, -1 if none */
 
 /* Per-layer pointer slots on every ULT (the MPI layer keeps its rank state in one, OpenMP its thread
  * state in another) so that finding "my state" costs one TLS load and one indirection. */
-enum { MPCRT_ULT_SLOT_MPI, MPCRT_ULT_SLOT_OMP, MPCRT_ULT_SLOT_USER, MPCRT_ULT_NSLOTS };
+enum { MPCRT_ULT_SLOT_MPI, MPCRT_ULT_SLOT_OMP, MPCRT_ULT_SLOT_USER, MPCRT_ULT_SLOT_PRIV, MPCRT_ULT_NSLOTS };
 void *mpcrt_ult_slot(const mpcrt_ult_t *ult, int slot);
 void mpcrt_ult_set_slot(mpcrt_ult_t *ult, int slot, void *value);
 
@@ -174,6 +174,20 @@ int mpcrt_sched_add_switch_hook(mpcrt_switch_fn fn);       /* on every switch, i
  * VP's initial-exec TLS slots __mpc_priv_delta and __mpc_ult_delta on every switch. */
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *ult, intptr_t task_delta, intptr_t ult_delta);
 void mpcrt_ult_get_priv_deltas(const mpcrt_ult_t *ult, intptr_t *task_delta, intptr_t *ult_delta);
+
+/* Privatization (priv.c): copies of the data of modules built with mpcc -fmpc-privatize. Without such
+ * modules every function succeeds and every delta is 0 (the master copy). */
+int mpcrt_priv_init(void); /* after constructors, before any rank runs: check externs, snapshot */
+bool mpcrt_priv_enabled(void);
+int mpcrt_priv_task_create(intptr_t *task_delta); /* a rank's copy */
+/* The ULT-level copy (ex-__thread, threadprivate) of OpenMP thread `thread_num` of the rank whose task
+ * delta is given, created on first use and kept for the rank's life (threadprivate persistence); thread
+ * 0 is the rank's own. */
+int mpcrt_priv_thread_delta(intptr_t task_delta, int thread_num, intptr_t *ult_delta);
+/* C++ dynamic initialization of privatized objects, run by the rank itself; the destructors registered
+ * meanwhile run in mpcrt_priv_run_finalizers when the rank ends. */
+int mpcrt_priv_run_initializers(intptr_t task_delta);
+void mpcrt_priv_run_finalizers(intptr_t task_delta);
 
 /* ------------------------------------------------------------------ the thread-mode job */
 

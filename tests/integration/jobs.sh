@@ -99,8 +99,10 @@ mpcc)
     grep -q -- '--wrap=main' "$out/stdout" || fail "--showme must show the thread-mode entry point"
     run 0 "$bin/mpcc" --showme:compile
     grep -q -- "-I" "$out/stdout" || fail "--showme:compile must show the include path"
-    run 2 "$bin/mpcc" -fmpc-privatize "$src/examples/hello.c" -o "$out/x"
-    grep -q -- '-fmpc-privatize' "$out/stderr" || fail "the error must name -fmpc-privatize"
+    run 2 "$bin/mpcc" -fmpc-privatize-bogus "$src/examples/hello.c" -o "$out/x"
+    grep -q -- '-fmpc-privatize-bogus' "$out/stderr" || fail "the error must name the unknown option"
+    run 0 "$bin/mpcc" -fmpc-privatize --showme
+    grep -q -- '-fplugin=.*mpcpriv.so' "$out/stdout" || fail "-fmpc-privatize must load the plugin"
     cat >"$out/hello.cpp" <<'CXX'
 #include <mpi.h>
 #include <iostream>
