@@ -21,6 +21,14 @@ RANGE(__mpc_priv_init_end);
 
 static mpcrt_priv_module_t module;
 
+/* ld discards empty output sections and may then place their symbols in any order: an empty range can
+ * come out with end < begin. */
+#define NORMALIZE(begin, end)                                                                             \
+    do {                                                                                                  \
+        if ((char *)(end) <= (char *)(begin))                                                             \
+            (begin) = (end) = 0;                                                                          \
+    } while (0)
+
 __attribute__((constructor(101))) static void mpc_module_register(void)
 {
     module.abi_version = MPCRT_PRIV_ABI_VERSION;
@@ -38,6 +46,13 @@ __attribute__((constructor(101))) static void mpc_module_register(void)
     module.ult_chk_end = (uintptr_t *)__mpc_ult_chk_end;
     module.init_begin = (void (**)(void))__mpc_priv_init_begin;
     module.init_end = (void (**)(void))__mpc_priv_init_end;
-    if (module.task_begin != module.task_end || module.ult_begin != module.ult_end)
+    NORMALIZE(module.task_begin, module.task_end);
+    NORMALIZE(module.ult_begin, module.ult_end);
+    NORMALIZE(module.task_rel_begin, module.task_rel_end);
+    NORMALIZE(module.ult_rel_begin, module.ult_rel_end);
+    NORMALIZE(module.task_chk_begin, module.task_chk_end);
+    NORMALIZE(module.ult_chk_begin, module.ult_chk_end);
+    NORMALIZE(module.init_begin, module.init_end);
+    if (module.task_begin || module.ult_begin || module.task_chk_begin || module.ult_chk_begin)
         mpcrt_priv_register_module(&module);
 }

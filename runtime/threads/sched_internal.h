@@ -55,13 +55,9 @@ struct mpcrt_ult {
     void *asan_fake_stack;
     const void *asan_stack_bottom;
     size_t asan_stack_size;
-#include "runqueue.h"
-
 #endif
 #if defined(__SANITIZE_THREAD__)
     void *tsan_fiber;
-#include "runqueue.h"
-
 #endif
     mpcrt_ult_t *pool_next;
 };
