@@ -253,7 +253,9 @@ static bool is_static_initializer(cgraph_node *node)
 
 void classify_translation_unit(void *, void *)
 {
-    if (seen_error())
+    // In lto1 (the plugin is also passed there when mpcc compiles and links -flto in one command) every
+    // decision was made at compile time and streamed with the IR: doing it again would duplicate tables.
+    if (seen_error() || in_lto_p)
         return;
     if (!decisions)
         decisions = new hash_map<tree, int>;

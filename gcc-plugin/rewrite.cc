@@ -153,7 +153,7 @@ class rewrite_pass : public gimple_opt_pass
 {
   public:
     rewrite_pass(gcc::context *ctxt) : gimple_opt_pass(rewrite_pass_data, ctxt) {}
-    bool gate(function *) final override { return !seen_error(); }
+    bool gate(function *) final override { return !seen_error() && !in_lto_p; }
     unsigned int execute(function *fun) final override { return rewrite_function(fun); }
 };
 
