@@ -228,16 +228,23 @@ static void place(tree decl, level lvl)
         DECL_IN_CONSTANT_POOL(decl) = 0; // a compiler-made image holding task addresses: a real variable
     TREE_READONLY(decl) = 0;             // writable section (relocated per rank)
     bool zero = bss_initializer_p(decl, true);
-    if (DECL_COMMON(decl)) {
-        // A named section cannot hold .comm: keep one definition per program through a COMDAT group.
+    // COMMON (Fortran blocks, -fcommon) and COMDAT (C++ inline, template and guard variables) cannot stay
+    // as such in a named section: COMMON cannot be placed at all, and a COMDAT group needs a section of
+    // its own whose name LTO drops when it localizes the symbol. Both become weak definitions in the
+    // shared section: the linker keeps one (the others stay as unused bytes), references bind to it.
+    varpool_node *node = varpool_node::get(decl);
+    if (DECL_COMMON(decl) || (node && node->get_comdat_group())) {
         DECL_COMMON(decl) = 0;
-        make_decl_one_only(decl, DECL_ASSEMBLER_NAME(decl));
+        if (node && node->get_comdat_group()) {
+            node->dissolve_same_comdat_group_list();
+            node->set_comdat_group(NULL_TREE);
+        }
+        DECL_COMDAT(decl) = 0;
+        DECL_WEAK(decl) = 1;
     }
     std::string section = lvl == level::ult ? MPCRT_ULT_SECTION
                           : zero             ? MPCRT_PRIV_BSS_SECTION
                                              : MPCRT_PRIV_SECTION;
-    if (DECL_COMDAT_GROUP(decl)) // one section per symbol, or the COMDAT flag conflicts with the others
-        section += std::string(".") + name_of(decl);
     set_decl_section_name(decl, section.c_str());
     if (opts.verbose)
         inform(DECL_SOURCE_LOCATION(decl), "mpcpriv: %qD privatized per %s", decl,
@@ -310,11 +317,12 @@ void classify_translation_unit(void *, void *)
         if (!varpool_node::get(decl))
             continue; // from an earlier TU of this compilation (none in C/C++/Fortran)
         place(decl, lvl);
-        if (DECL_EXTERNAL(decl)) {
-            if (!is_weak_extern(decl))
-                (lvl == level::ult ? ult_chk : task_chk).push_back({decl, 0});
+        // Public names are checked at start-up: the definition that wins at link or load time may come
+        // from a file compiled without the plugin (or sit behind a copy relocation).
+        if (TREE_PUBLIC(decl) && !is_weak_extern(decl))
+            (lvl == level::ult ? ult_chk : task_chk).push_back({decl, 0});
+        if (DECL_EXTERNAL(decl))
             continue;
-        }
         defines_task_data |= lvl == level::task;
         std::vector<HOST_WIDE_INT> slots;
         collect_slots(DECL_INITIAL(decl), 0, slots);

@@ -46,6 +46,10 @@ struct witness {
 };
 witness w;
 
+int other_inline_var();
+int other_holder_value();
+void other_bump(int by);
+
 static std::string &tag()
 {
     static std::string value = "tag"; // function-local static object, guarded: once per rank
@@ -68,8 +72,7 @@ int main(int argc, char **argv)
     text += " from rank " + std::to_string(rank);
     app::counter += rank;
     config::level += rank;
-    inline_var += rank;
-    holder<int>::value += rank;
+    other_bump(rank); // through the other translation unit's view of the same variables
     tag() += std::to_string(rank);
     w.rank = rank;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -79,6 +82,7 @@ int main(int argc, char **argv)
     CHECK(rank, text == "hello from rank " + std::to_string(rank));
     CHECK(rank, app::counter == 10 + rank && config::level == 20 + rank && inline_var == 30 + rank);
     CHECK(rank, holder<int>::value == 40 + rank && tag() == "tag" + std::to_string(rank));
+    CHECK(rank, other_inline_var() == 30 + rank && other_holder_value() == 40 + rank);
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
