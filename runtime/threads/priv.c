@@ -384,6 +384,36 @@ int mpcrt_priv_thread_delta(intptr_t task_delta, int thread_num, intptr_t *ult_d
     return rc;
 }
 
+/* ------------------------------------------------------------------ calling user code for its owner */
+
+extern __thread intptr_t __mpc_priv_delta, __mpc_ult_delta;
+
+/* The TLS slots are what compiled code reads; the running ULT's fields are what the scheduler restores
+ * after a switch, so both change (a callback that blocks keeps the owner's view when it resumes). */
+static void set_view(intptr_t task_delta, intptr_t ult_delta)
+{
+    mpcrt_ult_t *self = mpcrt_ult_self();
+    if (self)
+        mpcrt_ult_set_priv_deltas(self, task_delta, ult_delta);
+    __mpc_priv_delta = task_delta;
+    __mpc_ult_delta = ult_delta;
+}
+
+void mpcrt_priv_enter(const mpcrt_ult_t *owner, mpcrt_priv_view_t *saved)
+{
+    saved->task_delta = __mpc_priv_delta;
+    saved->ult_delta = __mpc_ult_delta;
+    intptr_t task_delta = 0, ult_delta = 0;
+    if (owner)
+        mpcrt_ult_get_priv_deltas(owner, &task_delta, &ult_delta);
+    set_view(task_delta, ult_delta);
+}
+
+void mpcrt_priv_leave(const mpcrt_priv_view_t *saved)
+{
+    set_view(saved->task_delta, saved->ult_delta);
+}
+
 /* ------------------------------------------------------------------ C++ dynamic initialization */
 
 int mpcrt_priv_run_initializers(intptr_t task_delta)

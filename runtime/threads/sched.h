@@ -189,6 +189,15 @@ int mpcrt_priv_thread_delta(intptr_t task_delta, int thread_num, intptr_t *ult_d
 int mpcrt_priv_run_initializers(intptr_t task_delta);
 void mpcrt_priv_run_finalizers(intptr_t task_delta);
 
+/* Calling user code on someone's behalf (a user reduction op, an error handler, a generalized-request or
+ * attribute callback run by a progress ULT or another rank): enter the owner's view of the privatized
+ * data, call, leave. Works on ULTs and kernel threads; nests. */
+typedef struct {
+    intptr_t task_delta, ult_delta;
+} mpcrt_priv_view_t;
+void mpcrt_priv_enter(const mpcrt_ult_t *owner, mpcrt_priv_view_t *saved);
+void mpcrt_priv_leave(const mpcrt_priv_view_t *saved);
+
 /* ------------------------------------------------------------------ the thread-mode job */
 
 /* Ranks of this process (MPCRT_RANKS_PER_PROC), processes in the job, and this process's first rank. */

@@ -165,6 +165,55 @@ static void test_switch_stores_privatization_deltas(void **state)
     run_on_vp(two_delta_ults, NULL, 0);
 }
 
+static mpcrt_ult_t *_Atomic owner_ult;
+static _Atomic int owner_may_exit;
+
+static void *owner(void *arg)
+{
+    (void)arg;
+    mpcrt_ult_set_priv_deltas(mpcrt_ult_self(), 1 << 20, 1 << 12);
+    atomic_store(&owner_ult, mpcrt_ult_self());
+    while (!atomic_load(&owner_may_exit))
+        mpcrt_yield();
+    return NULL;
+}
+
+static void *call_for_owner(void *arg)
+{
+    (void)arg;
+    mpcrt_ult_set_priv_deltas(mpcrt_ult_self(), 77, 88);
+    mpcrt_priv_view_t saved;
+    mpcrt_priv_enter(atomic_load(&owner_ult), &saved);
+    assert_int_equal(__mpc_priv_delta, 1 << 20);
+    assert_int_equal(__mpc_ult_delta, 1 << 12);
+    mpcrt_yield(); /* the owner's view survives a switch in the middle of the callback */
+    assert_int_equal(__mpc_priv_delta, 1 << 20);
+    mpcrt_priv_leave(&saved);
+    assert_int_equal(__mpc_priv_delta, 77);
+    assert_int_equal(__mpc_ult_delta, 88);
+    return NULL;
+}
+
+static void test_user_code_runs_in_its_owners_view(void **state)
+{
+    (void)state;
+    atomic_store(&owner_ult, NULL);
+    atomic_store(&owner_may_exit, 0);
+    mpcrt_ult_t *o = spawn(owner, NULL, 0, 0);
+    while (!atomic_load(&owner_ult))
+        ;
+    join(spawn(call_for_owner, NULL, mpcrt_sched_num_vps() - 1, 0));
+    join(spawn(call_for_owner, NULL, 0, 0));
+    /* A kernel thread (e.g. a user pthread running a callback) too. */
+    mpcrt_priv_view_t saved;
+    mpcrt_priv_enter(atomic_load(&owner_ult), &saved);
+    assert_int_equal(__mpc_priv_delta, 1 << 20);
+    mpcrt_priv_leave(&saved);
+    assert_int_equal(__mpc_priv_delta, 0);
+    atomic_store(&owner_may_exit, 1);
+    join(o);
+}
+
 static _Atomic int starts, exits, switches;
 static void on_start(mpcrt_ult_t *u) { (void)u; atomic_fetch_add(&starts, 1); }
 static void on_exit_hook(mpcrt_ult_t *u) { (void)u; atomic_fetch_add(&exits, 1); }
@@ -197,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_queries_kind_rank_vp),
         cmocka_unit_test(test_create_rejects_bad_attributes),
         cmocka_unit_test(test_switch_stores_privatization_deltas),
+        cmocka_unit_test(test_user_code_runs_in_its_owners_view),
         cmocka_unit_test(test_start_exit_and_switch_hooks_run),
     };
     return cmocka_run_group_tests(tests, start_scheduler, stop_scheduler);
