@@ -705,6 +705,143 @@ int MPI_Get_processor_name(char *name, int *resultlen) MPCRT_API;
 int MPI_Error_class(int errorcode, int *errorclass) MPCRT_API;
 int MPI_Error_string(int errorcode, char *string, int *resultlen) MPCRT_API;
 
+/* Datatypes: constructors */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+                    MPCRT_API;
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                           MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+                            MPCRT_API;
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) MPCRT_API;
+
+/* Datatypes: life cycle, queries, names, decoding */
+int MPI_Type_commit(MPI_Datatype *datatype) MPCRT_API;
+int MPI_Type_free(MPI_Datatype *datatype) MPCRT_API;
+int MPI_Type_size(MPI_Datatype datatype, int *size) MPCRT_API;
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) MPCRT_API;
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) MPCRT_API;
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) MPCRT_API;
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) MPCRT_API;
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) MPCRT_API;
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                          int *combiner) MPCRT_API;
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]) MPCRT_API;
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) MPCRT_API;
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) MPCRT_API;
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) MPCRT_API;
+
+/* Packing, addresses and statuses */
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+             MPI_Comm comm) MPCRT_API;
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+               MPI_Datatype datatype, MPI_Comm comm) MPCRT_API;
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) MPCRT_API;
+int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position) MPCRT_API;
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                        void *outbuf, int outcount, MPI_Datatype datatype) MPCRT_API;
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size) MPCRT_API;
+int MPI_Get_address(const void *location, MPI_Aint *address) MPCRT_API;
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) MPCRT_API;
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) MPCRT_API;
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) MPCRT_API;
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) MPCRT_API;
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) MPCRT_API;
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) MPCRT_API;
+int MPI_Status_set_cancelled(MPI_Status *status, int flag) MPCRT_API;
+int MPI_Test_cancelled(const MPI_Status *status, int *flag) MPCRT_API;
+
+/* Large-count forms (MPI 4.0) */
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                       const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+                       MPCRT_API;
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                               const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                               MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                             const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                             MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                               const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+                               int order, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                             const int array_of_distribs[], const int array_of_dargs[],
+                             const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
+                              MPCRT_API;
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) MPCRT_API;
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) MPCRT_API;
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) MPCRT_API;
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                            MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner) MPCRT_API;
+int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                            MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                            MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                            MPI_Datatype array_of_datatypes[]) MPCRT_API;
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+               MPI_Count *position, MPI_Comm comm) MPCRT_API;
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+                 MPI_Datatype datatype, MPI_Comm comm) MPCRT_API;
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) MPCRT_API;
+int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                        void *outbuf, MPI_Count outsize, MPI_Count *position) MPCRT_API;
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                          void *outbuf, MPI_Count outcount, MPI_Datatype datatype) MPCRT_API;
+int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
+                             MPCRT_API;
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+
+/* MPI-1 datatype functions removed in MPI 3.0 (kept by the MPICH ABI for old programs) */
+int MPI_Address(void *location, MPI_Aint *address) MPCRT_API;
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) MPCRT_API;
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) MPCRT_API;
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) MPCRT_API;
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+                     MPCRT_API;
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype) MPCRT_API;
+
 /* Profiling interface */
 int PMPI_Init(int *argc, char ***argv) MPCRT_API;
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) MPCRT_API;
@@ -724,6 +861,136 @@ int PMPI_Get_library_version(char *version, int *resultlen) MPCRT_API;
 int PMPI_Get_processor_name(char *name, int *resultlen) MPCRT_API;
 int PMPI_Error_class(int errorcode, int *errorclass) MPCRT_API;
 int PMPI_Error_string(int errorcode, char *string, int *resultlen) MPCRT_API;
+
+/* Profiling interface: datatypes, packing, addresses and statuses */
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+                     MPCRT_API;
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                            MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+                             MPCRT_API;
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_commit(MPI_Datatype *datatype) MPCRT_API;
+int PMPI_Type_free(MPI_Datatype *datatype) MPCRT_API;
+int PMPI_Type_size(MPI_Datatype datatype, int *size) MPCRT_API;
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) MPCRT_API;
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) MPCRT_API;
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) MPCRT_API;
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) MPCRT_API;
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) MPCRT_API;
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                           int *combiner) MPCRT_API;
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                           int array_of_integers[], MPI_Aint array_of_addresses[],
+                           MPI_Datatype array_of_datatypes[]) MPCRT_API;
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name) MPCRT_API;
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) MPCRT_API;
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) MPCRT_API;
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+              MPI_Comm comm) MPCRT_API;
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm) MPCRT_API;
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) MPCRT_API;
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) MPCRT_API;
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                         void *outbuf, int outcount, MPI_Datatype datatype) MPCRT_API;
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size)
+                            MPCRT_API;
+int PMPI_Get_address(const void *location, MPI_Aint *address) MPCRT_API;
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) MPCRT_API;
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) MPCRT_API;
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) MPCRT_API;
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) MPCRT_API;
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) MPCRT_API;
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) MPCRT_API;
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag) MPCRT_API;
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) MPCRT_API;
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+                        MPCRT_API;
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+                                int order, MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
+                               MPCRT_API;
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) MPCRT_API;
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) MPCRT_API;
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) MPCRT_API;
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner) MPCRT_API;
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[]) MPCRT_API;
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                MPI_Count *position, MPI_Comm comm) MPCRT_API;
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+                  MPI_Datatype datatype, MPI_Comm comm) MPCRT_API;
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) MPCRT_API;
+int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                         void *outbuf, MPI_Count outsize, MPI_Count *position) MPCRT_API;
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                           void *outbuf, MPI_Count outcount, MPI_Datatype datatype) MPCRT_API;
+int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
+                              MPCRT_API;
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) MPCRT_API;
+int PMPI_Address(void *location, MPI_Aint *address) MPCRT_API;
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) MPCRT_API;
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) MPCRT_API;
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) MPCRT_API;
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype) MPCRT_API;
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype *newtype) MPCRT_API;
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,161 @@
+/* Handle tables (see handle.h): a two-level array of slots per object kind that only grows, so lookups need
+ * no lock, and a FIFO free list of indices under a per-kind lock for registration and release. */
+#include "handle.h"
+#include "../../threads/sched.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
+
+#define NO_INDEX UINT32_MAX
+
+/* Allocation state of one kind; only touched under `lock`, except `live` (read without it). */
+typedef struct {
+    mpcrt_mutex_t lock;
+    uint32_t free_head, free_tail; /* FIFO of released indices, linked through the chunks' next_free */
+    uint32_t next_unused;          /* indices below this one have been handed out at least once */
+    _Atomic long live;
+} kind_state_t;
+
+static kind_state_t kinds[MPCRT_OBJ_NKINDS];
+
+__attribute__((constructor)) static void init_kinds(void)
+{
+    for (int k = 0; k < MPCRT_OBJ_NKINDS; k++) {
+        mpcrt_mutex_init(&kinds[k].lock);
+        kinds[k].free_head = kinds[k].free_tail = NO_INDEX;
+    }
+}
+
+static bool valid_kind(unsigned kind)
+{
+    return kind > 0 && kind < MPCRT_OBJ_NKINDS;
+}
+
+void mpcrt_object_init(mpcrt_object_t *obj, mpcrt_obj_kind_t kind, void (*destroy)(mpcrt_object_t *obj))
+{
+    atomic_init(&obj->refs, 1);
+    obj->handle = 0;
+    obj->kind = (uint16_t)kind;
+    obj->flags = 0;
+    obj->destroy = destroy;
+}
+
+static mpcrt_handle_chunk_t *chunk_of(mpcrt_handle_table_t *t, uint32_t index)
+{
+    /* acquire: pairs with the release that published the chunk. */
+    return atomic_load_explicit(&t->chunks[index >> MPCRT_HANDLE_CHUNK_BITS], memory_order_acquire);
+}
+
+static uint32_t slot_of(uint32_t index)
+{
+    return index & (MPCRT_HANDLE_CHUNK_SLOTS - 1);
+}
+
+/* Takes a free index (oldest released first, else a never-used one). Called with the kind's lock held. */
+static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
+{
+    if (s->free_head != NO_INDEX) {
+        uint32_t index = s->free_head;
+        s->free_head = chunk_of(t, index)->next_free[slot_of(index)];
+        if (s->free_head == NO_INDEX)
+            s->free_tail = NO_INDEX;
+        *out = index;
+        return 0;
+    }
+    if (s->next_unused >= MPCRT_HANDLE_MAX_OBJECTS)
+        return -ENOMEM;
+    uint32_t index = s->next_unused;
+    if (!chunk_of(t, index)) {
+        mpcrt_handle_chunk_t *chunk = calloc(1, sizeof *chunk);
+        if (!chunk)
+            return -ENOMEM;
+        /* release: the zeroed slots are visible before any lookup can find the chunk. */
+        atomic_store_explicit(&t->chunks[index >> MPCRT_HANDLE_CHUNK_BITS], chunk, memory_order_release);
+    }
+    s->next_unused = index + 1;
+    *out = index;
+    return 0;
+}
+
+int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
+{
+    unsigned kind = obj->kind;
+    if (!valid_kind(kind))
+        return -EINVAL;
+    mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
+    kind_state_t *s = &kinds[kind];
+    uint32_t index;
+    mpcrt_mutex_lock(&s->lock);
+    int rc = take_index(t, s, &index);
+    mpcrt_mutex_unlock(&s->lock);
+    if (rc != 0)
+        return rc;
+    int h = mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, (mpcrt_obj_kind_t)kind, index);
+    if (obj->handle == 0)
+        obj->handle = h; /* first handle: the object is not visible to anyone else yet */
+    atomic_fetch_add_explicit(&s->live, 1, memory_order_relaxed);
+    /* release: whoever looks the handle up sees the object fully initialized. */
+    atomic_store_explicit(&chunk_of(t, index)->slots[slot_of(index)], obj, memory_order_release);
+    *handle = h;
+    return 0;
+}
+
+int mpcrt_handle_register_predefined(mpcrt_object_t *obj, mpcrt_obj_kind_t kind, int handle)
+{
+    unsigned hk = mpcrt_handle_kind(handle);
+    if (!valid_kind(kind) || mpcrt_handle_obj_kind(handle) != (unsigned)kind ||
+        (hk != MPCRT_HANDLE_BUILTIN && hk != MPCRT_HANDLE_DIRECT))
+        return -EINVAL;
+    obj->kind = (uint16_t)kind;
+    obj->flags |= MPCRT_OBJECT_PREDEFINED;
+    obj->handle = handle;
+    atomic_init(&obj->refs, 1);
+    /* relaxed: done at library load, before any other thread exists (thread creation orders it). */
+    atomic_store_explicit(&mpcrt_handle_tables[kind].predefined[hk - 1][(unsigned)handle & 0xffu], obj,
+                          memory_order_relaxed);
+    return 0;
+}
+
+int mpcrt_handle_free(mpcrt_obj_kind_t kind, int handle)
+{
+    if (!valid_kind(kind) || mpcrt_handle_obj_kind(handle) != (unsigned)kind ||
+        mpcrt_handle_kind(handle) != MPCRT_HANDLE_INDIRECT)
+        return -EINVAL;
+    mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
+    uint32_t index = mpcrt_handle_index(handle);
+    mpcrt_handle_chunk_t *chunk = chunk_of(t, index);
+    if (!chunk)
+        return -EINVAL;
+    /* An exchange, so that of two racing frees of one handle exactly one wins. acq_rel: acquire to see the
+     * object registered by another thread, release so that the slot is empty before the index is reused. */
+    mpcrt_object_t *obj = atomic_exchange_explicit(&chunk->slots[slot_of(index)], NULL, memory_order_acq_rel);
+    if (!obj)
+        return -EINVAL;
+    kind_state_t *s = &kinds[kind];
+    mpcrt_mutex_lock(&s->lock);
+    chunk->next_free[slot_of(index)] = NO_INDEX;
+    if (s->free_tail == NO_INDEX)
+        s->free_head = index;
+    else
+        chunk_of(t, s->free_tail)->next_free[slot_of(s->free_tail)] = index;
+    s->free_tail = index;
+    mpcrt_mutex_unlock(&s->lock);
+    atomic_fetch_sub_explicit(&s->live, 1, memory_order_relaxed);
+    mpcrt_object_release(obj);
+    return 0;
+}
+
+void mpcrt_object_release_slow(mpcrt_object_t *obj)
+{
+    if (obj->destroy)
+        obj->destroy(obj);
+}
+
+long mpcrt_handle_count(mpcrt_obj_kind_t kind)
+{
+    if (!valid_kind(kind))
+        return 0;
+    return atomic_load_explicit(&kinds[kind].live, memory_order_relaxed);
+}
