@@ -991,6 +991,7 @@ int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype 
                       MPI_Datatype *newtype) MPCRT_API;
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype) MPCRT_API;
+#include "mpcrt/mpi_proto.h"
 
 #if defined(__cplusplus)
 }

@@ -30,6 +30,11 @@ bool mpcrt_mpi_any_rank_initialized(void);
  * MPI_ERRORS_ARE_FATAL, which prints the message and ends the job) and returns the error class. */
 int mpcrt_mpi_error(MPI_Comm comm, const char *function, int error_class, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Raises MPI_ERR_UNSUPPORTED_OPERATION for `function` on `comm` (MPI_COMM_NULL: no communicator
+ * argument, raised on MPI_COMM_SELF); MPI_T functions only return MPI_T_ERR_NOT_SUPPORTED. Called by the
+ * stubs generated from runtime/mpi/api/functions.def. */
+int mpcrt_mpi_unsupported(MPI_Comm comm, const char *function);
+int mpcrt_mpi_t_unsupported(const char *function);
 
 int mpcrt_mpi_world_barrier(void);
 

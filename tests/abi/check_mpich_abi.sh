@@ -126,6 +126,36 @@ MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE MPI_T_SOURCE_ORDERED MPI_T_SOURCE_UNORDERED
 EOF
 
 # ---------------------------------------------------------------------------
+# Every function of mpcrt's API table (runtime/mpi/api/functions.def), as our generated
+# mpcrt/mpi_proto.h declares it: one "name<TAB>function pointer type" line per MPI_name that
+# MPICH's headers also declare as a function (the C<->Fortran handle conversions are macros in
+# both headers; MPICH 4.0.2 predates a few MPI 4.0 errata functions such as
+# MPI_Status_set_elements_c). The parameter names stay: a function declarator in a type name
+# may name its parameters.
+# ---------------------------------------------------------------------------
+table_prototypes() {
+    awk '/^[A-Za-z]/ { s = $0; while (s !~ /;/ && (getline line) > 0) s = s " " line;
+                       gsub(/[ \t]+/, " ", s); print s }' "$OURS/mpcrt/mpi_proto.h" |
+        sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\) MPI_\([A-Za-z0-9_]*\)(\(.*\)) MPCRT_API;$/\2\t\1 (*)(\3)/p'
+}
+: >"$TMP/table.txt"
+if [ -f "$OURS/mpcrt/mpi_proto.h" ]; then
+    cat "$MPICH"/*.h | tr -c 'A-Za-z0-9_' '\n' | grep '^MPI_' | sort -u >"$TMP/mpich_words"
+    table_prototypes >"$TMP/table_all.txt"
+    awk -F '\t' 'NR == FNR { mpich[$0]; next } ("MPI_" $1) in mpich' "$TMP/mpich_words" \
+        "$TMP/table_all.txt" >"$TMP/table.txt"
+    if [ ! -s "$TMP/table.txt" ]; then
+        echo "FAIL: no prototype found in $OURS/mpcrt/mpi_proto.h" >&2
+        exit 1
+    fi
+    cut -f1 "$TMP/table.txt" >"$TMP/table_names"
+    echo "note: $(wc -l <"$TMP/table.txt") functions of the API table compared; not declared by MPICH:" \
+        "$(cut -f1 "$TMP/table_all.txt" | grep -vxF -f "$TMP/table_names" | sed 's/^/MPI_/' | tr '\n' ' ')"
+fi
+awk -F '\t' 'BEGIN { print "probe_fn probe_table_functions[] = {" } { printf "    F(MPI_%s),\n", $1 }
+              END { print "};" }' "$TMP/table.txt" >"$TMP/syms_table.inc"
+
+# ---------------------------------------------------------------------------
 # Probe 1: values, types and layouts (run-time output)
 # ---------------------------------------------------------------------------
 {
@@ -273,6 +303,10 @@ EOF
     BOTH(Get_processor_name, int (*)(char *, int *));
     BOTH(Error_class, int (*)(int, int *));
     BOTH(Error_string, int (*)(int, char *, int *));
+EOF
+    # every function of the API table that MPICH also declares (see table_prototypes)
+    awk -F '\t' '{ printf "    BOTH(%s, %s);\n", $1, $2 }' "$TMP/table.txt"
+    cat <<'EOF'
     return 0;
 }
 EOF
@@ -299,6 +333,7 @@ const void *probe_objects[] = {
     &MPI_UNWEIGHTED, &MPI_WEIGHTS_EMPTY, &MPI_F_STATUS_IGNORE, &MPI_F_STATUSES_IGNORE,
     &MPI_F08_STATUS_IGNORE, &MPI_F08_STATUSES_IGNORE, &MPI_T_PVAR_ALL_HANDLES,
 };
+#include "syms_table.inc"
 #ifdef __cplusplus
 /* mangled name encodes how C++ sees the ABI types */
 void probe_mangle(MPI_Comm, MPI_Datatype, MPI_Aint, MPI_Offset, MPI_Count, MPI_Fint, MPI_File,
