@@ -1,5 +1,5 @@
 /* Handle tables (see handle.h): a two-level array of slots per object kind that only grows, so lookups need
- * no lock, and a FIFO free list of indices under a per-kind lock for registration and release. */
+ * no lock, and a LIFO free list of indices under a per-kind lock for registration and release. */
 #include "handle.h"
 #include "../../threads/sched.h"
 
@@ -13,7 +13,7 @@ mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
 /* Allocation state of one kind; only touched under `lock`, except `live` (read without it). */
 typedef struct {
     mpcrt_mutex_t lock;
-    uint32_t free_head, free_tail; /* FIFO of released indices, linked through the chunks' next_free */
+    uint32_t free_head;            /* stack of released indices, linked through the chunks' next_free */
     uint32_t next_unused;          /* indices below this one have been handed out at least once */
     _Atomic long live;
 } kind_state_t;
@@ -24,7 +24,7 @@ __attribute__((constructor)) static void init_kinds(void)
 {
     for (int k = 0; k < MPCRT_OBJ_NKINDS; k++) {
         mpcrt_mutex_init(&kinds[k].lock);
-        kinds[k].free_head = kinds[k].free_tail = NO_INDEX;
+        kinds[k].free_head = NO_INDEX;
     }
 }
 
@@ -53,14 +53,12 @@ static uint32_t slot_of(uint32_t index)
     return index & (MPCRT_HANDLE_CHUNK_SLOTS - 1);
 }
 
-/* Takes a free index (oldest released first, else a never-used one). Called with the kind's lock held. */
+/* Takes a free index (the last released first, else a never-used one). Called with the kind's lock held. */
 static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
 {
     if (s->free_head != NO_INDEX) {
         uint32_t index = s->free_head;
         s->free_head = chunk_of(t, index)->next_free[slot_of(index)];
-        if (s->free_head == NO_INDEX)
-            s->free_tail = NO_INDEX;
         *out = index;
         return 0;
     }
@@ -135,12 +133,8 @@ int mpcrt_handle_free(mpcrt_obj_kind_t kind, int handle)
         return -EINVAL;
     kind_state_t *s = &kinds[kind];
     mpcrt_mutex_lock(&s->lock);
-    chunk->next_free[slot_of(index)] = NO_INDEX;
-    if (s->free_tail == NO_INDEX)
-        s->free_head = index;
-    else
-        chunk_of(t, s->free_tail)->next_free[slot_of(s->free_tail)] = index;
-    s->free_tail = index;
+    chunk->next_free[slot_of(index)] = s->free_head;
+    s->free_head = index;
     mpcrt_mutex_unlock(&s->lock);
     atomic_fetch_sub_explicit(&s->live, 1, memory_order_relaxed);
     mpcrt_object_release(obj);

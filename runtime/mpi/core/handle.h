@@ -12,8 +12,9 @@
  *
  * Concurrency: lookups are lock-free (two acquire loads: a chunk pointer, then the slot); a chunk, once
  * published, is never moved or freed, so a lookup never races with a resize. Registration and release take
- * the kind's lock to use the free list of indices. Freed indices are reused in FIFO order, so a stale handle
- * most likely finds an empty slot (lookup returns NULL) rather than a new object.
+ * the kind's lock to use the free list of indices. The last freed index is reused first (warm slots; and
+ * MPICH's test suite has programs that reuse a freed handle variable and pass only with this order, as they
+ * do on MPICH), so a stale handle may name a newer object: MPI makes using it erroneous anyway.
  *
  * Object lifetime: an object starts with one reference, owned by its first handle. Pending operations take
  * their own references (mpcrt_object_retain); freeing a handle (e.g. MPI_Type_free) removes it from the table

@@ -186,12 +186,13 @@ static MPI_Aint max_aint(MPI_Aint a, MPI_Aint b)
 
 /* Size, bounds and element information of a type made of components (MPI 4.0 section 5.1.6: lb is the
  * least displacement of an entry, ub the greatest end plus the padding that aligns the extent; a sticky
- * MPI_LB/MPI_UB marker anywhere overrides them, and then no padding applies). */
+ * MPI_LB/MPI_UB marker anywhere overrides its side, and then no padding applies). As in MPICH, a marker
+ * bounds only its own side: the struct {(MPI_LB, 10)} has lb 10, ub 0 and extent -10. */
 static int compute_bounds(mpcrt_datatype_t *dt, const component_t *comp, long n)
 {
     MPI_Count size = 0, nelements = 0, ext32 = 0;
     MPI_Aint true_lb = 0, true_ub = 0, lb = 0, ub = 0, lb_mark = 0, ub_mark = 0;
-    bool has_data = false, any = false, has_lb_mark = false, has_ub_mark = false;
+    bool has_data = false, has_lb_mark = false, has_ub_mark = false;
     MPI_Datatype basic = MPI_DATATYPE_NULL;
     uint32_t elem_size = 0;
     uint16_t align = 1;
@@ -227,6 +228,9 @@ static int compute_bounds(mpcrt_datatype_t *dt, const component_t *comp, long n)
                 if (elem_size != t->elem_size)
                     elem_size = 0;
             }
+            /* Without markers, the bounds are those of the data: a marker bounds only its own side. */
+            lb = has_data ? min_aint(lb, lo + t->lb) : lo + t->lb;
+            ub = has_data ? max_aint(ub, hi + t->ub) : hi + t->ub;
             has_data = true;
             if (t->align > align)
                 align = t->align;
@@ -239,9 +243,6 @@ static int compute_bounds(mpcrt_datatype_t *dt, const component_t *comp, long n)
             ub_mark = has_ub_mark ? max_aint(ub_mark, hi + t->ub) : hi + t->ub;
             has_ub_mark = true;
         }
-        lb = any ? min_aint(lb, lo + t->lb) : lo + t->lb;
-        ub = any ? max_aint(ub, hi + t->ub) : hi + t->ub;
-        any = true;
     }
     unsigned flags = 0;
     if (has_lb_mark) {
