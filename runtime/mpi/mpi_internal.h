@@ -11,14 +11,21 @@
 #define MPCRT_PMPI_ALIAS(name) _Pragma(MPCRT_STRINGIFY(weak MPI_##name = PMPI_##name))
 #define MPCRT_STRINGIFY(x) #x
 
+typedef struct mpcrt_match mpcrt_match_t;
+
 typedef struct {
     bool initialized;
     bool finalized;
     int provided;
+    mpcrt_match_t *match; /* this rank's receive queues (pt2pt/match.c) */
+    void *bsend_buffer;   /* MPI_Buffer_attach */
+    int bsend_size;
 } mpcrt_mpi_rank_t;
 
 /* The calling rank's state; NULL when the process has not set up MPI yet. */
 mpcrt_mpi_rank_t *mpcrt_mpi_self(void);
+/* The state of a rank of this process from its MPI_COMM_WORLD rank; NULL if it lives in another process. */
+mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank);
 /* Rank of the caller in MPI_COMM_WORLD and the world's size. */
 int mpcrt_mpi_world_rank(void);
 int mpcrt_mpi_world_size(void);
@@ -37,5 +44,8 @@ int mpcrt_mpi_unsupported(MPI_Comm comm, const char *function);
 int mpcrt_mpi_t_unsupported(const char *function);
 
 int mpcrt_mpi_world_barrier(void);
+
+/* Common argument checks of the API layer; each raises the error through mpcrt_mpi_error. */
+#define MPCRT_TAG_UB 0x7fffffff
 
 #endif

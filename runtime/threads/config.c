@@ -41,6 +41,8 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", CFG_INT, "2000",
                                "upper bound of the adaptive spin of wait_until before a ULT parks"},
     [MPCRT_CFG_BIND] = {"MPCRT_BIND", CFG_BOOL, "1", "bind each VP to its core"},
+    [MPCRT_CFG_EAGER_LIMIT] = {"MPCRT_EAGER_LIMIT", CFG_SIZE, "16K",
+                               "largest message copied into an eager cell when its receive is not posted yet"},
     [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
                          "comma-separated debug channels to print on stderr (sched, stack, all)"},
     [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",

@@ -71,7 +71,7 @@ int mpcrt_ult_rank(const mpcrt_ult_t *ult); /* -1 if none */
 void mpcrt_ult_set_rank(mpcrt_ult_t *ult, int rank);
 int mpcrt_ult_vp(const mpcrt_ult_t *ult);
 int mpcrt_self_vp(void); /* index of the calling VP, -1 on a non-VP kernel thread */
-int mpcrt_self_rank(void); /* rank of the running ULT, -1 if none */
+int mpcrt_self_rank(void); /* rank of the running ULT, or of the rank whose pthread this is; else -1 */
 
 /* Per-layer pointer slots on every ULT (the MPI layer keeps its rank state in one, OpenMP its thread
  * state in another) so that finding "my state" costs one TLS load and one indirection. */
@@ -112,6 +112,25 @@ void mpcrt_waiter_sleep(mpcrt_waiter_t *w);
 void mpcrt_waiter_wake(mpcrt_waiter_t *w);
 
 /* ------------------------------------------------------------------ synchronization (ULTs and kernel threads) */
+
+/* Test-and-test-and-set spinlock for short, non-blocking critical sections (never held across a switch or
+ * a call that may block: a ULT holding it is never descheduled, so spinning on it is bounded). */
+static inline void mpcrt_spin_lock(_Atomic int *lock)
+{
+    for (;;) {
+        /* acquire: the critical section must see the previous holder's writes. */
+        if (!__atomic_exchange_n((int *)lock, 1, __ATOMIC_ACQUIRE))
+            return;
+        while (__atomic_load_n((int *)lock, __ATOMIC_RELAXED))
+            __builtin_ia32_pause();
+    }
+}
+
+static inline void mpcrt_spin_unlock(_Atomic int *lock)
+{
+    __atomic_store_n((int *)lock, 0, __ATOMIC_RELEASE); /* publishes the critical section */
+}
+
 
 typedef struct {
     _Atomic int locked; /* 0 free, 1 held, 2 held with waiters */

@@ -155,23 +155,6 @@ static inline void mpcrt_cpu_relax(void)
     __builtin_ia32_pause();
 }
 
-/* Test-and-test-and-set spinlock for short, non-blocking critical sections (never held across a switch). */
-static inline void mpcrt_spin_lock(_Atomic int *lock)
-{
-    for (;;) {
-        /* acquire: the critical section must see the previous holder's writes. */
-        if (!atomic_exchange_explicit(lock, 1, memory_order_acquire))
-            return;
-        while (atomic_load_explicit(lock, memory_order_relaxed))
-            mpcrt_cpu_relax();
-    }
-}
-
-static inline void mpcrt_spin_unlock(_Atomic int *lock)
-{
-    atomic_store_explicit(lock, 0, memory_order_release); /* publishes the critical section */
-}
-
 #include "runqueue.h"
 
 #endif

@@ -213,8 +213,9 @@ int mpcrt_self_vp(void)
 
 int mpcrt_self_rank(void)
 {
+    extern __thread int mpcrt_kthread_rank;
     mpcrt_ult_t *u = mpcrt_ult_self();
-    return u ? u->rank : -1;
+    return u ? u->rank : mpcrt_kthread_rank; /* a rank's own pthreads act for the rank (kthread.c) */
 }
 
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *u, intptr_t task_delta, intptr_t ult_delta)

@@ -138,6 +138,18 @@ install)
     [ "$(lines "$out/stdout")" -eq 3 ] || fail "installed wrappers must build a working program"
     run 0 "$prefix/bin/mpcrun" --show-config
     ;;
+pt2pt)
+    for n in 2 5 33; do
+        run 0 "$bin/mpcrun" -n $n "$progs/pt2pt_semantics"
+        [ "$(grep -c ' checks ok$' "$out/stdout")" -eq $n ] || fail "every one of $n ranks must pass its checks"
+    done
+    ;;
+thread_multiple)
+    for n in 2 8; do
+        run 0 "$bin/mpcrun" -n $n "$progs/thread_multiple"
+        [ "$(grep -c ': ok$' "$out/stdout")" -eq $n ] || fail "every one of $n ranks must report ok"
+    done
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

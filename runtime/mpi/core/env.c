@@ -3,6 +3,8 @@
  * started through mpcc's entry point (or a plain kernel thread) is a singleton rank 0. */
 #include "../mpi_internal.h"
 #include "../../threads/sched.h"
+#include "../comm/comm.h"
+#include "../pt2pt/pt2pt.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,6 +38,11 @@ int mpcrt_mpi_process_init(void)
         ranks = calloc((size_t)nranks, sizeof *ranks);
         if (!ranks)
             rc = MPI_ERR_NO_MEM;
+        for (int i = 0; rc == MPI_SUCCESS && i < nranks; i++)
+            if (!(ranks[i].match = mpcrt_match_create()))
+                rc = MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS && mpcrt_comm_init_predefined() != 0)
+            rc = MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS)
             atomic_store_explicit(&process_ready, true, memory_order_release);
     }
@@ -60,6 +67,12 @@ mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
         return NULL;
     int local = mpcrt_mpi_world_rank() - mpcrt_job_first_rank();
     return local >= 0 && local < nranks ? &ranks[local] : NULL;
+}
+
+mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank)
+{
+    int local = world_rank - mpcrt_job_first_rank();
+    return ranks && local >= 0 && local < nranks ? &ranks[local] : NULL;
 }
 
 bool mpcrt_mpi_any_rank_initialized(void)

@@ -1,0 +1,182 @@
+/* Communicator and group objects, the predefined communicators, and the members' rendezvous. */
+#include "comm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WORLD_CONTEXT = 0, SELF_CONTEXT = 2, FIRST_FREE_CONTEXT = 4 };
+
+static _Atomic uint32_t next_context = FIRST_FREE_CONTEXT;
+static mpcrt_comm_t world;
+static mpcrt_group_t world_group, empty_group;
+static mpcrt_comm_t *self_comms; /* by local rank */
+
+static void destroy_group(mpcrt_object_t *obj)
+{
+    mpcrt_group_t *g = (mpcrt_group_t *)obj;
+    free(g->world);
+    free(atomic_load(&g->rank_of_world));
+    free(g);
+}
+
+mpcrt_group_t *mpcrt_group_create(const int *world_ranks, int size)
+{
+    mpcrt_group_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->world = malloc(sizeof(int) * (size_t)(size > 0 ? size : 1));
+    if (!g->world) {
+        free(g);
+        return NULL;
+    }
+    if (size)
+        memcpy(g->world, world_ranks, sizeof(int) * (size_t)size);
+    g->size = size;
+    mpcrt_object_init(&g->obj, MPCRT_OBJ_GROUP, destroy_group);
+    return g;
+}
+
+int mpcrt_group_rank_of(mpcrt_group_t *group, int world_rank)
+{
+    int world_size = mpcrt_mpi_world_size();
+    if (world_rank < 0 || world_rank >= world_size)
+        return MPI_UNDEFINED;
+    int *map = atomic_load_explicit(&group->rank_of_world, memory_order_acquire);
+    if (!map) {
+        /* Built by whoever needs it first; a racing builder's copy is freed (same content). */
+        int *fresh = malloc(sizeof(int) * (size_t)world_size);
+        if (!fresh)
+            return MPI_UNDEFINED;
+        for (int w = 0; w < world_size; w++)
+            fresh[w] = MPI_UNDEFINED;
+        for (int r = 0; r < group->size; r++)
+            fresh[group->world[r]] = r;
+        int *expected = NULL;
+        /* release: the map's contents are visible to whoever loads the pointer (acquire above). */
+        if (atomic_compare_exchange_strong_explicit(&group->rank_of_world, &expected, fresh,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+            map = fresh;
+        } else {
+            free(fresh);
+            map = expected;
+        }
+    }
+    return map[world_rank];
+}
+
+int mpcrt_comm_rank(mpcrt_comm_t *comm)
+{
+    return mpcrt_group_rank_of(comm->group, mpcrt_mpi_world_rank());
+}
+
+static void destroy_comm(mpcrt_object_t *obj)
+{
+    mpcrt_comm_t *c = (mpcrt_comm_t *)obj;
+    mpcrt_object_release(&c->group->obj);
+    if (c->remote_group)
+        mpcrt_object_release(&c->remote_group->obj);
+    free(c->contributions);
+    free(c);
+}
+
+static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
+{
+    c->context = context;
+    c->group = group;
+    c->errhandler = MPI_ERRORS_ARE_FATAL;
+    atomic_init(&c->handle_holders, group->size);
+    c->contributions = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->contributions);
+    if (!c->contributions)
+        return -ENOMEM;
+    return mpcrt_barrier_init(&c->barrier, (unsigned)(group->size > 0 ? group->size : 1));
+}
+
+mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group)
+{
+    mpcrt_comm_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    mpcrt_object_init(&c->obj, MPCRT_OBJ_COMM, destroy_comm);
+    mpcrt_object_retain(&group->obj);
+    /* Two contexts per communicator: point-to-point and collectives never match each other. */
+    uint32_t context = atomic_fetch_add_explicit(&next_context, 2, memory_order_relaxed);
+    if (init_comm(c, group, context) != 0) {
+        mpcrt_object_release(&c->obj);
+        return NULL;
+    }
+    return c;
+}
+
+void mpcrt_comm_release_member(mpcrt_comm_t *comm)
+{
+    if (comm->obj.flags & MPCRT_OBJECT_PREDEFINED)
+        return;
+    /* acq_rel: the last member to leave frees the handle after every member's last use of it. */
+    if (atomic_fetch_sub_explicit(&comm->handle_holders, 1, memory_order_acq_rel) == 1)
+        mpcrt_handle_free(MPCRT_OBJ_COMM, comm->obj.handle);
+}
+
+void mpcrt_comm_rendezvous(mpcrt_comm_t *comm, int my_rank, void *contribution)
+{
+    comm->contributions[my_rank] = contribution;
+    /* The barrier's lock orders every member's store above before every member's reads that follow. */
+    mpcrt_barrier_wait(&comm->barrier);
+}
+
+void mpcrt_comm_rendezvous_done(mpcrt_comm_t *comm)
+{
+    mpcrt_barrier_wait(&comm->barrier);
+}
+
+mpcrt_comm_t *mpcrt_comm_self(void)
+{
+    int local = mpcrt_mpi_world_rank() - mpcrt_job_first_rank();
+    return self_comms && local >= 0 && local < mpcrt_job_local_ranks() ? &self_comms[local] : NULL;
+}
+
+int mpcrt_comm_init_predefined(void)
+{
+    int size = mpcrt_mpi_world_size();
+    int *ranks = malloc(sizeof(int) * (size_t)size);
+    if (!ranks)
+        return -ENOMEM;
+    for (int r = 0; r < size; r++)
+        ranks[r] = r;
+    world_group.world = ranks;
+    world_group.size = size;
+    /* The world group has no predefined handle: MPI_Comm_group gives it indirect ones. */
+    mpcrt_object_init(&world_group.obj, MPCRT_OBJ_GROUP, NULL);
+    world_group.obj.flags |= MPCRT_OBJECT_PREDEFINED;
+    mpcrt_object_init(&empty_group.obj, MPCRT_OBJ_GROUP, NULL);
+    empty_group.world = ranks; /* never read: size 0 */
+    mpcrt_handle_register_predefined(&empty_group.obj, MPCRT_OBJ_GROUP, MPI_GROUP_EMPTY);
+
+    mpcrt_object_init(&world.obj, MPCRT_OBJ_COMM, NULL);
+    int rc = init_comm(&world, &world_group, WORLD_CONTEXT);
+    if (rc)
+        return rc;
+    strcpy(world.name, "MPI_COMM_WORLD");
+    mpcrt_handle_register_predefined(&world.obj, MPCRT_OBJ_COMM, MPI_COMM_WORLD);
+
+    int local = mpcrt_job_local_ranks(), first = mpcrt_job_first_rank();
+    self_comms = calloc((size_t)local, sizeof *self_comms);
+    if (!self_comms)
+        return -ENOMEM;
+    for (int i = 0; i < local; i++) {
+        mpcrt_comm_t *self = &self_comms[i];
+        int me = first + i;
+        mpcrt_group_t *group = mpcrt_group_create(&me, 1);
+        if (!group)
+            return -ENOMEM;
+        group->obj.flags |= MPCRT_OBJECT_PREDEFINED;
+        mpcrt_object_init(&self->obj, MPCRT_OBJ_COMM, NULL);
+        self->obj.flags |= MPCRT_OBJECT_PREDEFINED;
+        self->obj.handle = MPI_COMM_SELF;
+        rc = init_comm(self, group, SELF_CONTEXT);
+        if (rc)
+            return rc;
+        strcpy(self->name, "MPI_COMM_SELF");
+    }
+    return 0;
+}

@@ -1,0 +1,548 @@
+/* MPI API: completing requests (wait/test, any/some/all), persistent requests, cancel, free, status
+ * queries, probes and matched probes, generalized requests. */
+#include "pt2pt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
+
+static void set_status(MPI_Status *out, const MPI_Status *in)
+{
+    if (out != MPI_STATUS_IGNORE)
+        *out = *in;
+}
+
+static mpcrt_request_t *lookup(MPI_Request handle)
+{
+    return (mpcrt_request_t *)mpcrt_handle_lookup(MPCRT_OBJ_REQUEST, handle);
+}
+
+/* What completing an (already finished) request does: status out, generalized-request callbacks, handle
+ * freed unless persistent. Returns the operation's error (MPI_ERR_TRUNCATE...). */
+static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
+{
+    int error = req->status.MPI_ERROR;
+    if (req->kind == MPCRT_REQ_GREQ && req->query_fn) {
+        MPI_Status st = req->status;
+        int rc = req->query_fn(req->extra_state, &st);
+        req->status = st;
+        error = rc != MPI_SUCCESS ? rc : st.MPI_ERROR;
+    }
+    set_status(status, &req->status);
+    if (req->persistent) {
+        req->active = false;
+        return error;
+    }
+    if (req->kind == MPCRT_REQ_GREQ && req->free_fn) {
+        int rc = req->free_fn(req->extra_state);
+        if (rc != MPI_SUCCESS && error == MPI_SUCCESS)
+            error = rc;
+    }
+    mpcrt_handle_free(MPCRT_OBJ_REQUEST, *handle);
+    *handle = MPI_REQUEST_NULL;
+    return error;
+}
+
+static bool is_null_or_inactive(MPI_Request handle, mpcrt_request_t **req)
+{
+    *req = handle == MPI_REQUEST_NULL ? NULL : lookup(handle);
+    return !*req || ((*req)->persistent && !(*req)->active);
+}
+
+static int bad_request(const char *fn, MPI_Request handle)
+{
+    return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST, "invalid request 0x%x", handle);
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    if (!request)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_REQUEST, "null request pointer");
+    mpcrt_request_t *req;
+    if (is_null_or_inactive(*request, &req)) {
+        if (!req && *request != MPI_REQUEST_NULL)
+            return bad_request("MPI_Wait", *request);
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    mpcrt_request_wait(req);
+    int error = finish(request, req, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "request failed");
+}
+MPCRT_PMPI_ALIAS(Wait)
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    mpcrt_request_t *req;
+    if (is_null_or_inactive(*request, &req)) {
+        if (!req && *request != MPI_REQUEST_NULL)
+            return bad_request("MPI_Test", *request);
+        *flag = 1;
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    if (!mpcrt_request_done(req)) {
+        mpcrt_sched_progress();
+        mpcrt_yield(); /* a test loop must let the peer it waits for run on this core */
+    }
+    *flag = mpcrt_request_done(req);
+    if (!*flag)
+        return MPI_SUCCESS;
+    int error = finish(request, req, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "request failed");
+}
+MPCRT_PMPI_ALIAS(Test)
+
+typedef struct {
+    int count;
+    MPI_Request *requests;
+    int needed; /* complete requests (or null/inactive) to wait for */
+} set_t;
+
+static int ready_count(const set_t *s, int *first_ready)
+{
+    int ready = 0;
+    *first_ready = MPI_UNDEFINED;
+    for (int i = 0; i < s->count; i++) {
+        mpcrt_request_t *req;
+        if (is_null_or_inactive(s->requests[i], &req))
+            continue;
+        if (mpcrt_request_done(req)) {
+            ready++;
+            if (*first_ready == MPI_UNDEFINED)
+                *first_ready = i;
+        }
+    }
+    return ready;
+}
+
+static bool enough_ready(void *arg)
+{
+    set_t *s = arg;
+    int first;
+    return ready_count(s, &first) >= s->needed;
+}
+
+static int active_count(const set_t *s)
+{
+    int active = 0;
+    for (int i = 0; i < s->count; i++) {
+        mpcrt_request_t *req;
+        active += !is_null_or_inactive(s->requests[i], &req);
+    }
+    return active;
+}
+
+int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    if (count < 0)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Waitall", MPI_ERR_COUNT, "negative count %d", count);
+    int failed = 0;
+    for (int i = 0; i < count; i++) {
+        mpcrt_request_t *req;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (is_null_or_inactive(requests[i], &req)) {
+            if (!req && requests[i] != MPI_REQUEST_NULL)
+                return bad_request("MPI_Waitall", requests[i]);
+            set_status(st, &empty_status);
+            continue;
+        }
+        mpcrt_request_wait(req);
+        int error = finish(&requests[i], req, st);
+        if (error != MPI_SUCCESS)
+            failed = error;
+    }
+    if (failed)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Waitall", MPI_ERR_IN_STATUS, "a request failed");
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Waitall)
+
+int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    set_t s = {count, requests, 0};
+    s.needed = active_count(&s);
+    if (!enough_ready(&s)) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+    }
+    *flag = enough_ready(&s);
+    if (!*flag)
+        return MPI_SUCCESS;
+    return PMPI_Waitall(count, requests, statuses);
+}
+MPCRT_PMPI_ALIAS(Testall)
+
+static int any(const char *fn, int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status,
+               bool block)
+{
+    set_t s = {count, requests, 1};
+    if (active_count(&s) == 0) {
+        *index = MPI_UNDEFINED;
+        if (flag)
+            *flag = 1;
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    int first;
+    if (block) {
+        mpcrt_wait_until(enough_ready, &s);
+    } else if (!ready_count(&s, &first)) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+    }
+    if (!ready_count(&s, &first)) {
+        *flag = 0;
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    if (flag)
+        *flag = 1;
+    *index = first;
+    int error = finish(&requests[first], lookup(requests[first]), status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "request failed");
+}
+
+int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return any("MPI_Waitany", count, requests, index, NULL, status, true);
+}
+MPCRT_PMPI_ALIAS(Waitany)
+
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    return any("MPI_Testany", count, requests, index, flag, status, false);
+}
+MPCRT_PMPI_ALIAS(Testany)
+
+static int some(const char *fn, int incount, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[], bool block)
+{
+    set_t s = {incount, requests, 1};
+    if (active_count(&s) == 0) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    int first;
+    if (block) {
+        mpcrt_wait_until(enough_ready, &s);
+    } else if (!ready_count(&s, &first)) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+    }
+    int n = 0, failed = 0;
+    for (int i = 0; i < incount; i++) {
+        mpcrt_request_t *req;
+        if (is_null_or_inactive(requests[i], &req) || !mpcrt_request_done(req))
+            continue;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        indices[n++] = i;
+        if (finish(&requests[i], req, st) != MPI_SUCCESS)
+            failed = 1;
+    }
+    *outcount = n;
+    return failed ? mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_IN_STATUS, "a request failed") : MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    return some("MPI_Waitsome", incount, requests, outcount, indices, statuses, true);
+}
+MPCRT_PMPI_ALIAS(Waitsome)
+
+int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    return some("MPI_Testsome", incount, requests, outcount, indices, statuses, false);
+}
+MPCRT_PMPI_ALIAS(Testsome)
+
+int PMPI_Start(MPI_Request *request)
+{
+    mpcrt_request_t *req = request ? lookup(*request) : NULL;
+    if (!req || !req->persistent)
+        return bad_request("MPI_Start", request ? *request : MPI_REQUEST_NULL);
+    if (req->active)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Start", MPI_ERR_REQUEST, "request 0x%x is already active",
+                               *request);
+    atomic_store_explicit(&req->complete, 0, memory_order_relaxed);
+    req->active = true;
+    req->matched = false;
+    req->cancelled = false;
+    req->owner = mpcrt_ult_self();
+    memset(&req->status, 0, sizeof req->status);
+    int rc = req->kind == MPCRT_REQ_RECV ? mpcrt_pt2pt_start_recv(req) : mpcrt_pt2pt_start_send(req);
+    return rc ? mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Start", rc, "cannot start the request") : MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Start)
+
+int PMPI_Startall(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++) {
+        int rc = PMPI_Start(&requests[i]);
+        if (rc)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Startall)
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    mpcrt_request_t *req = request ? lookup(*request) : NULL;
+    if (!req)
+        return bad_request("MPI_Request_free", request ? *request : MPI_REQUEST_NULL);
+    /* The operation still completes; its request object lives until then (the handle's reference goes). */
+    mpcrt_handle_free(MPCRT_OBJ_REQUEST, *request);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Request_free)
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    mpcrt_request_t *req;
+    if (is_null_or_inactive(request, &req)) {
+        if (!req && request != MPI_REQUEST_NULL)
+            return bad_request("MPI_Request_get_status", request);
+        *flag = 1;
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    *flag = mpcrt_request_done(req);
+    if (!*flag) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+    } else {
+        set_status(status, &req->status);
+    }
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Request_get_status)
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    mpcrt_request_t *req = request ? lookup(*request) : NULL;
+    if (!req)
+        return bad_request("MPI_Cancel", request ? *request : MPI_REQUEST_NULL);
+    if (req->kind == MPCRT_REQ_RECV)
+        mpcrt_pt2pt_cancel_recv(req);
+    else if (req->kind == MPCRT_REQ_GREQ && req->cancel_fn)
+        req->cancel_fn(req->extra_state, mpcrt_request_done(req));
+    /* Sends complete (eagerly or when matched) and are never cancelled: MPI_Test_cancelled says false. */
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Cancel)
+
+/* ------------------------------------------------------------------ probes */
+
+static int probe_check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, int source, int tag)
+{
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    if (!self || !self->initialized || self->finalized)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
+    if (!(*comm = mpcrt_comm_get(comm_handle)))
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator 0x%x", comm_handle);
+    int size = mpcrt_comm_size(*comm);
+    if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL && (source < 0 || source >= size))
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_RANK, "rank %d is not in [0, %d)", source, size);
+    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPCRT_TAG_UB))
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TAG, "invalid tag %d", tag);
+    return MPI_SUCCESS;
+}
+
+static const MPI_Status proc_null_status = {0, 0, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS};
+
+typedef struct {
+    mpcrt_comm_t *comm;
+    mpcrt_match_t *match; /* the prober's queues: the predicate may run in another ULT's context */
+    int source, tag;
+    MPI_Status *status;
+    bool take;
+    void *message;
+} probe_t;
+
+static bool probe_once(void *arg)
+{
+    probe_t *p = arg;
+    return mpcrt_pt2pt_probe(p->match, p->source, p->tag, p->comm->context, p->status, p->take, &p->message);
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Status *status)
+{
+    mpcrt_comm_t *comm;
+    int rc = probe_check("MPI_Iprobe", comm_handle, &comm, source, tag);
+    if (rc)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        set_status(status, &proc_null_status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st;
+    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, false, NULL};
+    *flag = probe_once(&p);
+    if (!*flag) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+        *flag = probe_once(&p);
+    }
+    if (*flag)
+        set_status(status, &st);
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Iprobe)
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm_handle, MPI_Status *status)
+{
+    mpcrt_comm_t *comm;
+    int rc = probe_check("MPI_Probe", comm_handle, &comm, source, tag);
+    if (rc)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        set_status(status, &proc_null_status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st;
+    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, false, NULL};
+    mpcrt_wait_until(probe_once, &p);
+    set_status(status, &st);
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Probe)
+
+/* A matched message (MPI_Mprobe) is a request object holding the taken message until MPI_Mrecv. */
+static int message_handle(mpcrt_comm_t *comm, void *taken, MPI_Message *message)
+{
+    mpcrt_request_t *holder = mpcrt_request_new(MPCRT_REQ_RECV);
+    int handle;
+    if (!holder || mpcrt_handle_register(&holder->obj, &handle) != 0) {
+        free(holder);
+        return MPI_ERR_NO_MEM;
+    }
+    holder->extra_state = taken;
+    holder->comm = comm;
+    mpcrt_object_retain(&comm->obj);
+    *message = handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Message *message, MPI_Status *status)
+{
+    mpcrt_comm_t *comm;
+    int rc = probe_check("MPI_Improbe", comm_handle, &comm, source, tag);
+    if (rc)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        set_status(status, &proc_null_status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st;
+    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, true, NULL};
+    *flag = probe_once(&p);
+    if (!*flag) {
+        mpcrt_sched_progress();
+        mpcrt_yield();
+        *flag = probe_once(&p);
+    }
+    if (!*flag)
+        return MPI_SUCCESS;
+    set_status(status, &st);
+    rc = message_handle(comm, p.message, message);
+    return rc ? mpcrt_mpi_error(comm_handle, "MPI_Improbe", rc, "no memory") : MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Improbe)
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm_handle, MPI_Message *message, MPI_Status *status)
+{
+    mpcrt_comm_t *comm;
+    int rc = probe_check("MPI_Mprobe", comm_handle, &comm, source, tag);
+    if (rc)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        set_status(status, &proc_null_status);
+        return MPI_SUCCESS;
+    }
+    MPI_Status st;
+    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, true, NULL};
+    mpcrt_wait_until(probe_once, &p);
+    set_status(status, &st);
+    rc = message_handle(comm, p.message, message);
+    return rc ? mpcrt_mpi_error(comm_handle, "MPI_Mprobe", rc, "no memory") : MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Mprobe)
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
+{
+    mpcrt_datatype_t *dt = mpcrt_datatype_get(type);
+    if (!dt)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_TYPE, "invalid datatype 0x%x", type);
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_RECV);
+    int handle;
+    if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
+        free(req);
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_NO_MEM, "no memory for a request");
+    }
+    *request = handle;
+    mpcrt_datatype_retain(dt);
+    req->buf = buf;
+    req->count = count;
+    req->datatype = dt;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        req->status = proc_null_status;
+        mpcrt_request_complete(req);
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    mpcrt_request_t *holder = lookup(*message);
+    if (!holder || !holder->extra_state)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_REQUEST, "invalid message 0x%x", *message);
+    void *taken = holder->extra_state;
+    holder->extra_state = NULL;
+    mpcrt_handle_free(MPCRT_OBJ_REQUEST, *message);
+    *message = MPI_MESSAGE_NULL;
+    return mpcrt_pt2pt_recv_message(taken, req);
+}
+MPCRT_PMPI_ALIAS(Imrecv)
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
+{
+    MPI_Request request;
+    int rc = PMPI_Imrecv(buf, count, type, message, &request);
+    return rc ? rc : PMPI_Wait(&request, status);
+}
+MPCRT_PMPI_ALIAS(Mrecv)
+
+/* ------------------------------------------------------------------ generalized requests */
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request)
+{
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_GREQ);
+    int handle;
+    if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
+        free(req);
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Grequest_start", MPI_ERR_NO_MEM, "no memory for a request");
+    }
+    req->query_fn = query_fn;
+    req->free_fn = free_fn;
+    req->cancel_fn = cancel_fn;
+    req->extra_state = extra_state;
+    req->status = empty_status;
+    *request = handle;
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Grequest_start)
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    mpcrt_request_t *req = lookup(request);
+    if (!req || req->kind != MPCRT_REQ_GREQ)
+        return bad_request("MPI_Grequest_complete", request);
+    mpcrt_request_complete(req);
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Grequest_complete)

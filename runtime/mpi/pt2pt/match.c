@@ -1,0 +1,472 @@
+/* Per-receiver matching and the same-process protocols (see pt2pt.h). Lock order: one receiver's match
+ * lock at a time, never held while copying user data or waking anyone. */
+#include "pt2pt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../threads/config.h"
+
+typedef struct bin bin_t;
+
+typedef struct message {
+    struct message *src_next, *src_prev; /* in its (context, source) bin */
+    struct message *all_next, *all_prev; /* in its context's arrival list */
+    bin_t *bin;
+    int source, tag;
+    MPI_Count bytes;
+    mpcrt_request_t *send; /* descriptor of a large or synchronous send; NULL: the data is in `data` */
+    char data[];
+} message_t;
+
+struct bin { /* one (context, source) pair */
+    uint64_t key;
+    bin_t *hash_next;
+    struct ctxq *ctx;
+    mpcrt_request_t *posted_head, *posted_tail;
+    message_t *unexp_head, *unexp_tail;
+};
+
+typedef struct ctxq { /* one context */
+    uint32_t context;
+    struct ctxq *hash_next;
+    mpcrt_request_t *any_head, *any_tail; /* MPI_ANY_SOURCE receives */
+    message_t *all_head, *all_tail;       /* every unexpected message, in arrival order */
+} ctxq_t;
+
+struct mpcrt_match {
+    _Atomic int lock;
+    uint64_t next_seq;
+    bin_t **bins;
+    size_t bin_buckets, nbins;
+    ctxq_t **ctxs;
+    size_t ctx_buckets, nctxs;
+};
+
+static MPI_Count eager_limit = -1;
+
+mpcrt_match_t *mpcrt_match_create(void)
+{
+    mpcrt_match_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->bin_buckets = 16;
+    m->ctx_buckets = 8;
+    m->bins = calloc(m->bin_buckets, sizeof *m->bins);
+    m->ctxs = calloc(m->ctx_buckets, sizeof *m->ctxs);
+    if (!m->bins || !m->ctxs) {
+        free(m->bins);
+        free(m->ctxs);
+        free(m);
+        return NULL;
+    }
+    if (eager_limit < 0)
+        eager_limit = mpcrt_config_int(MPCRT_CFG_EAGER_LIMIT);
+    return m;
+}
+
+static size_t hash64(uint64_t key, size_t buckets)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)(key & (buckets - 1));
+}
+
+static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
+{
+    size_t b = hash64(context, m->ctx_buckets);
+    for (ctxq_t *q = m->ctxs[b]; q; q = q->hash_next)
+        if (q->context == context)
+            return q;
+    if (!create)
+        return NULL;
+    if (m->nctxs >= 2 * m->ctx_buckets) { /* grow: rehash every context */
+        size_t buckets = m->ctx_buckets * 4;
+        ctxq_t **table = calloc(buckets, sizeof *table);
+        if (table) {
+            for (size_t i = 0; i < m->ctx_buckets; i++)
+                for (ctxq_t *q = m->ctxs[i], *next; q; q = next) {
+                    next = q->hash_next;
+                    size_t nb = hash64(q->context, buckets);
+                    q->hash_next = table[nb];
+                    table[nb] = q;
+                }
+            free(m->ctxs);
+            m->ctxs = table;
+            m->ctx_buckets = buckets;
+            b = hash64(context, buckets);
+        }
+    }
+    ctxq_t *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->context = context;
+    q->hash_next = m->ctxs[b];
+    m->ctxs[b] = q;
+    m->nctxs++;
+    return q;
+}
+
+static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool create)
+{
+    uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
+    size_t b = hash64(key, m->bin_buckets);
+    for (bin_t *bin = m->bins[b]; bin; bin = bin->hash_next)
+        if (bin->key == key)
+            return bin;
+    if (!create)
+        return NULL;
+    ctxq_t *q = find_ctx(m, context, true);
+    if (!q)
+        return NULL;
+    if (m->nbins >= 2 * m->bin_buckets) {
+        size_t buckets = m->bin_buckets * 4;
+        bin_t **table = calloc(buckets, sizeof *table);
+        if (table) {
+            for (size_t i = 0; i < m->bin_buckets; i++)
+                for (bin_t *x = m->bins[i], *next; x; x = next) {
+                    next = x->hash_next;
+                    size_t nb = hash64(x->key, buckets);
+                    x->hash_next = table[nb];
+                    table[nb] = x;
+                }
+            free(m->bins);
+            m->bins = table;
+            m->bin_buckets = buckets;
+            b = hash64(key, buckets);
+        }
+    }
+    bin_t *bin = calloc(1, sizeof *bin);
+    if (!bin)
+        return NULL;
+    bin->key = key;
+    bin->ctx = q;
+    bin->hash_next = m->bins[b];
+    m->bins[b] = bin;
+    m->nbins++;
+    return bin;
+}
+
+static bool tag_matches(int wanted, int tag)
+{
+    return wanted == MPI_ANY_TAG || wanted == tag;
+}
+
+/* ------------------------------------------------------------------ intrusive lists */
+
+#define LIST_APPEND(head, tail, item, next, prev)                                                           \
+    do {                                                                                                    \
+        (item)->next = NULL;                                                                                \
+        (item)->prev = (tail);                                                                              \
+        if (tail)                                                                                           \
+            (tail)->next = (item);                                                                          \
+        else                                                                                                \
+            (head) = (item);                                                                                \
+        (tail) = (item);                                                                                    \
+    } while (0)
+
+#define LIST_REMOVE(head, tail, item, next, prev)                                                           \
+    do {                                                                                                    \
+        if ((item)->prev)                                                                                   \
+            (item)->prev->next = (item)->next;                                                              \
+        else                                                                                                \
+            (head) = (item)->next;                                                                          \
+        if ((item)->next)                                                                                   \
+            (item)->next->prev = (item)->prev;                                                              \
+        else                                                                                                \
+            (tail) = (item)->prev;                                                                          \
+    } while (0)
+
+static void unlink_message(message_t *msg)
+{
+    LIST_REMOVE(msg->bin->unexp_head, msg->bin->unexp_tail, msg, src_next, src_prev);
+    LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
+}
+
+static void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
+{
+    if (req->peer == MPI_ANY_SOURCE) {
+        ctxq_t *q = find_ctx(m, req->context, false);
+        LIST_REMOVE(q->any_head, q->any_tail, req, next, prev);
+    } else {
+        bin_t *bin = find_bin(m, req->context, req->peer, false);
+        LIST_REMOVE(bin->posted_head, bin->posted_tail, req, next, prev);
+    }
+}
+
+/* The earliest-posted receive matching (context, source, tag), removed from its queue. */
+static mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, int source, int tag)
+{
+    mpcrt_request_t *specific = NULL, *any = NULL;
+    bin_t *bin = find_bin(m, context, source, false);
+    if (bin)
+        for (mpcrt_request_t *r = bin->posted_head; r && !specific; r = r->next)
+            if (tag_matches(r->tag, tag))
+                specific = r;
+    ctxq_t *q = bin ? bin->ctx : find_ctx(m, context, false);
+    if (q)
+        for (mpcrt_request_t *r = q->any_head; r && !any; r = r->next)
+            if (tag_matches(r->tag, tag))
+                any = r;
+    mpcrt_request_t *chosen = !any ? specific : !specific ? any : specific->seq < any->seq ? specific : any;
+    if (chosen) {
+        unlink_posted(m, chosen);
+        chosen->matched = true; /* under the receiver's lock: MPI_Cancel can no longer take it back */
+    }
+    return chosen;
+}
+
+/* The earliest-arrived unexpected message a receive (source may be ANY) matches; removed when `take`. */
+static message_t *find_unexpected(mpcrt_match_t *m, uint32_t context, int source, int tag, bool take)
+{
+    message_t *found = NULL;
+    if (source == MPI_ANY_SOURCE) {
+        ctxq_t *q = find_ctx(m, context, false);
+        for (message_t *msg = q ? q->all_head : NULL; msg && !found; msg = msg->all_next)
+            if (tag_matches(tag, msg->tag))
+                found = msg;
+    } else {
+        bin_t *bin = find_bin(m, context, source, false);
+        for (message_t *msg = bin ? bin->unexp_head : NULL; msg && !found; msg = msg->src_next)
+            if (tag_matches(tag, msg->tag))
+                found = msg;
+    }
+    if (found && take)
+        unlink_message(found);
+    return found;
+}
+
+/* ------------------------------------------------------------------ data movement */
+
+enum { BOUNCE_BYTES = 64 << 10 };
+
+/* Copies min(sent, capacity) bytes of the packed stream from the sender's buffer to the receiver's, once
+ * when either side is contiguous; returns the bytes copied. */
+static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
+                          MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes)
+{
+    MPI_Count capacity = rcount * rdt->size;
+    MPI_Count n = bytes < capacity ? bytes : capacity;
+    if (n <= 0)
+        return 0;
+    bool scontig = mpcrt_datatype_is_contiguous(sdt), rcontig = mpcrt_datatype_is_contiguous(rdt);
+    if (scontig && rcontig) {
+        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, (size_t)n);
+    } else if (scontig) {
+        mpcrt_datatype_unpack(rdt, rbuf, rcount, 0, n, (const char *)sbuf + sdt->true_lb);
+    } else if (rcontig) {
+        mpcrt_datatype_pack(sdt, sbuf, scount, 0, n, (char *)rbuf + rdt->true_lb);
+    } else {
+        char bounce[BOUNCE_BYTES];
+        for (MPI_Count done = 0; done < n;) {
+            MPI_Count chunk = n - done < BOUNCE_BYTES ? n - done : BOUNCE_BYTES;
+            mpcrt_datatype_pack(sdt, sbuf, scount, done, chunk, bounce);
+            mpcrt_datatype_unpack(rdt, rbuf, rcount, done, chunk, bounce);
+            done += chunk;
+        }
+    }
+    return n;
+}
+
+static void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+{
+    recv->status.MPI_SOURCE = source;
+    recv->status.MPI_TAG = tag;
+    recv->status.MPI_ERROR = sent > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    mpcrt_status_set_bytes(&recv->status, copied);
+    mpcrt_request_complete(recv);
+}
+
+/* A matched unexpected message meets its receive: the receiver's single copy. */
+static void deliver(message_t *msg, mpcrt_request_t *recv)
+{
+    MPI_Count copied;
+    if (msg->send) {
+        mpcrt_request_t *send = msg->send;
+        copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
+                          msg->bytes);
+        mpcrt_request_complete(send); /* after the copy: the sender may reuse its buffer now */
+    } else {
+        MPI_Count capacity = recv->count * recv->datatype->size;
+        copied = msg->bytes < capacity ? msg->bytes : capacity;
+        if (copied > 0)
+            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, msg->data);
+    }
+    finish_recv(recv, msg->source, msg->tag, msg->bytes, copied);
+    free(msg);
+}
+
+static mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
+{
+    int world = comm->group->world[dest];
+    mpcrt_mpi_rank_t *r = mpcrt_mpi_rank_state(world);
+    return r ? r->match : NULL;
+}
+
+/* ------------------------------------------------------------------ operations */
+
+static void describe_message(message_t *msg, bin_t *bin, const mpcrt_request_t *send, int me, MPI_Count bytes,
+                             bool eager)
+{
+    msg->bin = bin;
+    msg->source = me;
+    msg->tag = send->tag;
+    msg->bytes = bytes;
+    msg->send = eager ? NULL : (mpcrt_request_t *)send;
+}
+
+static void enqueue_unexpected(bin_t *bin, message_t *msg)
+{
+    LIST_APPEND(bin->unexp_head, bin->unexp_tail, msg, src_next, src_prev);
+    LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
+}
+
+static void copy_to_posted(mpcrt_request_t *send, mpcrt_request_t *recv, int me, MPI_Count bytes)
+{
+    MPI_Count copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
+                                bytes);
+    finish_recv(recv, me, send->tag, bytes, copied);
+    mpcrt_request_complete(send);
+}
+
+int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
+{
+    send->status.MPI_ERROR = MPI_SUCCESS;
+    if (send->peer == MPI_PROC_NULL) {
+        mpcrt_request_complete(send);
+        return MPI_SUCCESS;
+    }
+    mpcrt_match_t *m = receiver_match(send->comm, send->peer);
+    if (!m)
+        return MPI_ERR_RANK;
+    int me = mpcrt_comm_rank(send->comm);
+    MPI_Count bytes = send->count * send->datatype->size;
+    bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
+
+    mpcrt_spin_lock(&m->lock);
+    mpcrt_request_t *recv = take_posted(m, send->context, me, send->tag);
+    if (recv) {
+        /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
+        mpcrt_spin_unlock(&m->lock);
+        copy_to_posted(send, recv, me, bytes);
+        return MPI_SUCCESS;
+    }
+    bin_t *bin = find_bin(m, send->context, me, true);
+    if (!eager) {
+        /* Large or synchronous: leave a descriptor; the receiver copies from our buffer when it matches. */
+        message_t *msg = bin ? malloc(sizeof *msg) : NULL;
+        if (msg) {
+            describe_message(msg, bin, send, me, bytes, false);
+            enqueue_unexpected(bin, msg);
+        }
+        mpcrt_spin_unlock(&m->lock);
+        return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    mpcrt_spin_unlock(&m->lock);
+
+    /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
+     * may have been posted meanwhile). */
+    message_t *msg = malloc(sizeof *msg + (size_t)bytes);
+    if (!msg || !bin) {
+        free(msg);
+        return MPI_ERR_NO_MEM;
+    }
+    if (bytes)
+        mpcrt_datatype_pack(send->datatype, send->buf, send->count, 0, bytes, msg->data);
+    describe_message(msg, bin, send, me, bytes, true);
+    mpcrt_spin_lock(&m->lock);
+    recv = take_posted(m, send->context, me, send->tag);
+    if (!recv)
+        enqueue_unexpected(bin, msg);
+    mpcrt_spin_unlock(&m->lock);
+    if (recv) {
+        deliver(msg, recv); /* from the cell: the same bytes as the user's buffer */
+    }
+    mpcrt_request_complete(send); /* eager: the user's buffer is free again */
+    return MPI_SUCCESS;
+}
+
+int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
+{
+    recv->status.MPI_ERROR = MPI_SUCCESS;
+    if (recv->peer == MPI_PROC_NULL) {
+        recv->status.MPI_SOURCE = MPI_PROC_NULL;
+        recv->status.MPI_TAG = MPI_ANY_TAG;
+        mpcrt_status_set_bytes(&recv->status, 0);
+        mpcrt_request_complete(recv);
+        return MPI_SUCCESS;
+    }
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    mpcrt_match_t *m = self->match;
+    mpcrt_spin_lock(&m->lock);
+    message_t *msg = find_unexpected(m, recv->context, recv->peer, recv->tag, true);
+    if (msg) {
+        recv->matched = true;
+        mpcrt_spin_unlock(&m->lock);
+        deliver(msg, recv);
+        return MPI_SUCCESS;
+    }
+    recv->seq = m->next_seq++;
+    if (recv->peer == MPI_ANY_SOURCE) {
+        ctxq_t *q = find_ctx(m, recv->context, true);
+        if (!q) {
+            mpcrt_spin_unlock(&m->lock);
+            return MPI_ERR_NO_MEM;
+        }
+        LIST_APPEND(q->any_head, q->any_tail, recv, next, prev);
+    } else {
+        bin_t *bin = find_bin(m, recv->context, recv->peer, true);
+        if (!bin) {
+            mpcrt_spin_unlock(&m->lock);
+            return MPI_ERR_NO_MEM;
+        }
+        LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
+    }
+    mpcrt_spin_unlock(&m->lock);
+    return MPI_SUCCESS;
+}
+
+bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status,
+                       bool take, void **message)
+{
+    mpcrt_spin_lock(&m->lock);
+    message_t *msg = find_unexpected(m, context, source, tag, take);
+    if (msg && status) {
+        status->MPI_SOURCE = msg->source;
+        status->MPI_TAG = msg->tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->count_hi_and_cancelled = 0;
+        mpcrt_status_set_bytes(status, msg->bytes);
+    }
+    mpcrt_spin_unlock(&m->lock);
+    if (message)
+        *message = msg;
+    return msg != NULL;
+}
+
+int mpcrt_pt2pt_recv_message(void *message, mpcrt_request_t *recv)
+{
+    recv->matched = true;
+    deliver(message, recv);
+    return MPI_SUCCESS;
+}
+
+bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
+{
+    mpcrt_match_t *m = mpcrt_mpi_self()->match;
+    bool cancelled = false;
+    mpcrt_spin_lock(&m->lock);
+    if (!req->matched && !mpcrt_request_done(req)) {
+        unlink_posted(m, req);
+        cancelled = true;
+    }
+    mpcrt_spin_unlock(&m->lock);
+    if (cancelled) {
+        req->cancelled = true;
+        req->status.count_hi_and_cancelled |= 1;
+        mpcrt_request_complete(req);
+    }
+    return cancelled;
+}

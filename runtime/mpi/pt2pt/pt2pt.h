@@ -1,0 +1,84 @@
+/* Point-to-point in one process (thread mode): requests, per-receiver matching, and the protocols of
+ * DESIGN.md section 4. The sender matches: if the receive is posted it copies once, straight into the user's
+ * buffer, whatever the size; if not, a small message goes into an eager cell and a large one leaves a
+ * descriptor of the send buffer, from which the receiver does the single copy when it matches. Each receiving
+ * rank has its own queues and lock (no global lock); queues are binned by (context, source) so that a
+ * receive from one source never scans other sources' messages, and MPI_ANY_SOURCE uses per-context lists in
+ * posting/arrival order, with sequence numbers keeping MPI's non-overtaking order. */
+#ifndef MPCRT_MPI_PT2PT_H
+#define MPCRT_MPI_PT2PT_H
+
+#include "../comm/comm.h"
+#include "../datatype/datatype.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef enum {
+    MPCRT_REQ_SEND,
+    MPCRT_REQ_RECV,
+    MPCRT_REQ_GREQ,
+} mpcrt_req_kind_t;
+
+typedef enum { MPCRT_SEND_STANDARD, MPCRT_SEND_SYNC, MPCRT_SEND_READY, MPCRT_SEND_BUFFERED } mpcrt_send_mode_t;
+
+typedef struct mpcrt_request mpcrt_request_t;
+struct mpcrt_request {
+    mpcrt_object_t obj;
+    mpcrt_req_kind_t kind;
+    _Atomic int complete;
+    mpcrt_ult_t *owner; /* woken on completion; NULL for a kernel thread (it polls) */
+    MPI_Status status;
+    bool persistent, active, cancelled;
+    bool matched; /* receives: taken by a sender (under the receiver's lock) */
+    /* The operation. */
+    void *buf;
+    MPI_Count count;
+    mpcrt_datatype_t *datatype;
+    mpcrt_comm_t *comm;
+    int peer; /* destination (send) or source (receive, may be MPI_ANY_SOURCE), as a rank of comm */
+    int tag;
+    uint32_t context;
+    mpcrt_send_mode_t mode;
+    /* Posted-receive queues (receiver's lock). */
+    uint64_t seq;
+    mpcrt_request_t *next, *prev;
+    /* Generalized requests. */
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+};
+
+/* Per-receiving-rank matching state (one per local rank). */
+typedef struct mpcrt_match mpcrt_match_t;
+mpcrt_match_t *mpcrt_match_create(void);
+
+/* Byte count of a status, as MPICH's layout stores it. */
+void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes);
+MPI_Count mpcrt_status_bytes(const MPI_Status *status);
+
+/* Requests. */
+mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
+void mpcrt_request_complete(mpcrt_request_t *req); /* publish completion, wake the owner */
+void mpcrt_request_wait(mpcrt_request_t *req);
+static inline bool mpcrt_request_done(const mpcrt_request_t *req)
+{
+    return atomic_load_explicit(&((mpcrt_request_t *)req)->complete, memory_order_acquire);
+}
+
+/* Starts a send or a receive described by req (fields buf...mode set). Returns an MPI error class for
+ * arguments the engine checks (the API layer checks the rest). */
+int mpcrt_pt2pt_start_send(mpcrt_request_t *req);
+int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
+/* Probe the queues of receiver `match` (the caller's: mpcrt_mpi_self()->match, captured by the caller
+ * because the check may run as a parked predicate in another ULT's context) for a matching unexpected
+ * message; with `take`, remove it (MPI_Mprobe) into *message. */
+bool mpcrt_pt2pt_probe(mpcrt_match_t *match, int source, int tag, uint32_t context, MPI_Status *status,
+                       bool take, void **message);
+/* Receive a message taken by a matched probe. */
+int mpcrt_pt2pt_recv_message(void *message, mpcrt_request_t *req);
+/* Cancel a receive that has not matched yet; true if it was cancelled. */
+bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req);
+
+#endif

@@ -1,0 +1,60 @@
+/* Requests: creation, completion (publish then wake the owner) and waiting through the scheduler. */
+#include "pt2pt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes)
+{
+    /* MPICH's layout: low 32 bits in count_lo, the next 31 above bit 0 (the cancelled flag). */
+    status->count_lo = (int)(unsigned)(bytes & 0xffffffff);
+    status->count_hi_and_cancelled =
+        (int)(((unsigned)(bytes >> 32) << 1) | ((unsigned)status->count_hi_and_cancelled & 1u));
+}
+
+MPI_Count mpcrt_status_bytes(const MPI_Status *status)
+{
+    return (MPI_Count)(unsigned)status->count_lo |
+           ((MPI_Count)((unsigned)status->count_hi_and_cancelled >> 1) << 32);
+}
+
+static void destroy_request(mpcrt_object_t *obj)
+{
+    mpcrt_request_t *req = (mpcrt_request_t *)obj;
+    if (req->datatype)
+        mpcrt_datatype_release(req->datatype);
+    if (req->comm)
+        mpcrt_object_release(&req->comm->obj);
+    free(req);
+}
+
+mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
+{
+    mpcrt_request_t *req = calloc(1, sizeof *req);
+    if (!req)
+        return NULL;
+    mpcrt_object_init(&req->obj, MPCRT_OBJ_REQUEST, destroy_request);
+    req->kind = kind;
+    req->owner = mpcrt_ult_self();
+    return req;
+}
+
+void mpcrt_request_complete(mpcrt_request_t *req)
+{
+    /* Read the owner first: once `complete` is visible the request (maybe on the owner's stack) can go. */
+    mpcrt_ult_t *owner = req->owner;
+    /* release: the data copied into the receive buffer and the status are visible to the waiter. */
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+    if (owner)
+        mpcrt_ult_wake(owner); /* a parked waiter re-checks at once; a spurious poke is harmless */
+}
+
+static bool request_done(void *arg)
+{
+    return mpcrt_request_done(arg);
+}
+
+void mpcrt_request_wait(mpcrt_request_t *req)
+{
+    mpcrt_wait_until(request_done, req);
+}

@@ -1,0 +1,165 @@
+/* Point-to-point semantics in thread mode: every send mode, blocking and non-blocking, MPI_ANY_SOURCE and
+ * MPI_ANY_TAG, non-overtaking order, truncation, MPI_PROC_NULL, probes, matched probes, persistent requests,
+ * cancel, waitany/waitsome/testall, sendrecv(_replace), derived datatypes, large messages (single copy into
+ * a posted receive and from a descriptor). Built with -fmpc-privatize (it keeps its rank in globals). Prints "rank R: N checks ok" or each failure. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, checks, failures;
+#define CHECK(cond)                                                                                        \
+    do {                                                                                                   \
+        checks++;                                                                                          \
+        if (!(cond)) {                                                                                     \
+            failures++;                                                                                    \
+            printf("rank %d: line %d: check failed: %s\n", rank, __LINE__, #cond);                        \
+        }                                                                                                  \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Status st;
+    int count;
+
+    /* Every blocking mode around the ring; Ssend completes only once matched, so pair with Irecv first. */
+    int modes_in[4], modes_out = rank;
+    MPI_Request r[8];
+    for (int m = 0; m < 4; m++)
+        MPI_Irecv(&modes_in[m], 1, MPI_INT, prev, 10 + m, MPI_COMM_WORLD, &r[m]);
+    MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted: MPI_Rsend is legal */
+    char bsend_space[1024];
+    MPI_Buffer_attach(bsend_space, sizeof bsend_space);
+    MPI_Send(&modes_out, 1, MPI_INT, next, 10, MPI_COMM_WORLD);
+    MPI_Ssend(&modes_out, 1, MPI_INT, next, 11, MPI_COMM_WORLD);
+    MPI_Rsend(&modes_out, 1, MPI_INT, next, 12, MPI_COMM_WORLD);
+    MPI_Bsend(&modes_out, 1, MPI_INT, next, 13, MPI_COMM_WORLD);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    void *detached;
+    int detached_size;
+    MPI_Buffer_detach(&detached, &detached_size);
+    CHECK(detached == bsend_space && detached_size == (int)sizeof bsend_space);
+    for (int m = 0; m < 4; m++)
+        CHECK(modes_in[m] == prev);
+
+    /* Non-overtaking: 100 messages with the same tag arrive in order, also through ANY_SOURCE/ANY_TAG. */
+    for (int i = 0; i < 100; i++)
+        MPI_Isend(&i, 1, MPI_INT, next, 20, MPI_COMM_WORLD, &r[0]), MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    int in_order = 1;
+    for (int i = 0; i < 100; i++) {
+        int v;
+        MPI_Recv(&v, 1, MPI_INT, i % 2 ? MPI_ANY_SOURCE : prev, i % 3 ? MPI_ANY_TAG : 20, MPI_COMM_WORLD, &st);
+        in_order &= v == i && st.MPI_SOURCE == prev && st.MPI_TAG == 20;
+    }
+    CHECK(in_order);
+
+    /* Large messages: to a posted receive (direct copy) and unexpected (receiver copies from the sender). */
+    enum { N = 1 << 20 };
+    double *big_out = malloc(N * sizeof(double)), *big_in = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++)
+        big_out[i] = rank + i * 1e-6;
+    MPI_Irecv(big_in, N, MPI_DOUBLE, prev, 30, MPI_COMM_WORLD, &r[0]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Send(big_out, N, MPI_DOUBLE, next, 30, MPI_COMM_WORLD);
+    MPI_Wait(&r[0], &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(count == N && big_in[N - 1] == prev + (N - 1) * 1e-6);
+    MPI_Isend(big_out, N, MPI_DOUBLE, next, 31, MPI_COMM_WORLD, &r[0]);
+    MPI_Barrier(MPI_COMM_WORLD); /* the receive comes after the send: descriptor path */
+    memset(big_in, 0, N * sizeof(double));
+    MPI_Recv(big_in, N, MPI_DOUBLE, prev, 31, MPI_COMM_WORLD, &st);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    CHECK(big_in[12345] == prev + 12345 * 1e-6);
+
+    /* Derived datatypes on both sides: every other double of a vector into a contiguous buffer. */
+    MPI_Datatype every_other;
+    MPI_Type_vector(1000, 1, 2, MPI_DOUBLE, &every_other);
+    MPI_Type_commit(&every_other);
+    MPI_Sendrecv(big_out, 1, every_other, next, 40, big_in, 1000, MPI_DOUBLE, prev, 40, MPI_COMM_WORLD, &st);
+    CHECK(big_in[0] == prev && big_in[999] == prev + 1998 * 1e-6);
+    MPI_Type_free(&every_other);
+
+    /* MPI_PROC_NULL: immediate, empty status. */
+    int one = 0;
+    MPI_Recv(&one, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0);
+    MPI_Send(&one, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+
+    /* Probe, Iprobe and matched probe. */
+    int probe_out[3] = {rank, rank, rank}, probe_in[3];
+    MPI_Send(probe_out, 3, MPI_INT, next, 60, MPI_COMM_WORLD);
+    MPI_Probe(prev, 60, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 3 && st.MPI_SOURCE == prev);
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, 60, MPI_COMM_WORLD, &flag, &st);
+    CHECK(flag);
+    MPI_Message msg;
+    MPI_Mprobe(prev, 60, MPI_COMM_WORLD, &msg, &st);
+    MPI_Mrecv(probe_in, 3, MPI_INT, &msg, &st);
+    CHECK(probe_in[2] == prev && msg == MPI_MESSAGE_NULL);
+    MPI_Iprobe(prev, 60, MPI_COMM_WORLD, &flag, &st);
+    CHECK(!flag);
+
+    /* Persistent requests, restarted. */
+    int p_out, p_in;
+    MPI_Request ps, pr;
+    MPI_Send_init(&p_out, 1, MPI_INT, next, 70, MPI_COMM_WORLD, &ps);
+    MPI_Recv_init(&p_in, 1, MPI_INT, prev, 70, MPI_COMM_WORLD, &pr);
+    int persistent_ok = 1;
+    for (int i = 0; i < 5; i++) {
+        p_out = rank * 10 + i;
+        MPI_Start(&pr);
+        MPI_Start(&ps);
+        MPI_Wait(&ps, MPI_STATUS_IGNORE);
+        MPI_Wait(&pr, MPI_STATUS_IGNORE);
+        persistent_ok &= p_in == prev * 10 + i;
+    }
+    CHECK(persistent_ok && ps != MPI_REQUEST_NULL);
+    MPI_Request_free(&ps);
+    MPI_Request_free(&pr);
+
+    /* Cancel a receive nobody will match. */
+    MPI_Irecv(&one, 1, MPI_INT, prev, 999, MPI_COMM_WORLD, &r[0]);
+    MPI_Cancel(&r[0]);
+    MPI_Wait(&r[0], &st);
+    int cancelled = 0;
+    MPI_Test_cancelled(&st, &cancelled);
+    CHECK(cancelled);
+
+    /* Waitany / Waitsome / Test. */
+    int vals[3];
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(&vals[i], 1, MPI_INT, prev, 80 + i, MPI_COMM_WORLD, &r[i]);
+    for (int i = 2; i >= 0; i--)
+        MPI_Send(&rank, 1, MPI_INT, next, 80 + i, MPI_COMM_WORLD);
+    int index, done = 0, outcount, indices[3];
+    MPI_Waitany(3, r, &index, &st);
+    CHECK(index >= 0 && index < 3 && r[index] == MPI_REQUEST_NULL);
+    done++;
+    while (done < 3) {
+        MPI_Waitsome(3, r, &outcount, indices, MPI_STATUSES_IGNORE);
+        done += outcount;
+    }
+    CHECK(vals[0] == prev && vals[1] == prev && vals[2] == prev);
+    MPI_Waitany(3, r, &index, &st);
+    CHECK(index == MPI_UNDEFINED);
+
+    /* Sendrecv_replace around the ring. */
+    int token = rank;
+    MPI_Sendrecv_replace(&token, 1, MPI_INT, next, 90, prev, 90, MPI_COMM_WORLD, &st);
+    CHECK(token == prev);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (failures == 0)
+        printf("rank %d: %d checks ok\n", rank, checks);
+    free(big_out);
+    free(big_in);
+    MPI_Finalize();
+    return failures != 0;
+}
