@@ -5,6 +5,7 @@
 
 #include "mpi.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* Defines MPI_x as a weak alias of PMPI_x, so profiling tools can intercept MPI_x. */
@@ -12,6 +13,8 @@
 #define MPCRT_STRINGIFY(x) #x
 
 typedef struct mpcrt_match mpcrt_match_t;
+struct mpcrt_errcodes;
+struct mpcrt_attr_rank;
 
 typedef struct {
     bool initialized;
@@ -20,6 +23,8 @@ typedef struct {
     mpcrt_match_t *match; /* this rank's receive queues (pt2pt/match.c) */
     void *bsend_buffer;   /* MPI_Buffer_attach */
     int bsend_size;
+    _Atomic(struct mpcrt_errcodes *) errcodes; /* errhan/codes.c: user error classes and codes */
+    _Atomic(struct mpcrt_attr_rank *) attrs;   /* attr/: keyed attribute lists, lock */
 } mpcrt_mpi_rank_t;
 
 /* The calling rank's state; NULL when the process has not set up MPI yet. */
@@ -33,10 +38,17 @@ int mpcrt_mpi_world_size(void);
 int mpcrt_mpi_process_init(void);
 bool mpcrt_mpi_any_rank_initialized(void);
 
-/* Reports an error raised by `function` on `comm` through the communicator's error handler (for now:
- * MPI_ERRORS_ARE_FATAL, which prints the message and ends the job) and returns the error class. */
-int mpcrt_mpi_error(MPI_Comm comm, const char *function, int error_class, const char *fmt, ...)
+/* Raises an error (an error class or code) detected by `function` on `comm` through the calling rank's
+ * error handler on comm, and returns what the caller must return (the code, possibly changed by a user
+ * handler). MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT print one line (rank, function, error string, the
+ * detail formatted from fmt) and end the job. Errors with no communicator (datatypes, info, keyvals...)
+ * pass MPI_COMM_NULL or MPI_COMM_SELF: they are raised on MPI_COMM_SELF (MPI 4.0 section 9.3; see
+ * core/errors.c for the MPICH-compatible default); before MPI_Init and after MPI_Finalize every error is
+ * fatal. */
+int mpcrt_mpi_error(MPI_Comm comm, const char *function, int error_code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The text of a predefined error class, NULL if it is not one. */
+const char *mpcrt_mpi_class_text(int error_class);
 /* Raises MPI_ERR_UNSUPPORTED_OPERATION for `function` on `comm` (MPI_COMM_NULL: no communicator
  * argument, raised on MPI_COMM_SELF); MPI_T functions only return MPI_T_ERR_NOT_SUPPORTED. Called by the
  * stubs generated from runtime/mpi/api/functions.def. */

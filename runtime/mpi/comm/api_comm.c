@@ -2,6 +2,7 @@
  * names) in one process. Creation is collective: the members meet in the parent's rendezvous, one member
  * builds the new objects, all leave with the same handle. */
 #include "comm.h"
+#include "../info/info.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ static int check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
     if (self->finalized)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(handle)))
-        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COMM,
+        return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_COMM,
                                handle == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator 0x%x", handle);
     return MPI_SUCCESS;
 }
@@ -82,6 +83,8 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
     mpcrt_comm_rendezvous(comm, me, &result);
     if (me == 0) {
         mpcrt_comm_t *made = mpcrt_comm_create_object(comm->group);
+        if (made)
+            mpcrt_comm_inherit(made, comm);
         result.rc = publish(made, &result.handle);
         for (int r = 1; r < mpcrt_comm_size(comm); r++)
             *(creation_t *)comm->contributions[r] = result;
@@ -89,6 +92,12 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
     mpcrt_comm_rendezvous_done(comm);
     if (result.rc)
         return mpcrt_mpi_error(handle, "MPI_Comm_dup", result.rc, "cannot create the communicator");
+    /* The duplicate has the same info hints (MPI 4.0 section 7.4.2), member by member. */
+    mpcrt_comm_t *made = mpcrt_comm_get(result.handle);
+    if (comm->members[me].hints && !(made->members[me].hints = mpcrt_info_new(comm->members[me].hints))) {
+        mpcrt_comm_release_member(made);
+        return mpcrt_mpi_error(handle, "MPI_Comm_dup", MPI_ERR_NO_MEM, "no memory for the info hints");
+    }
     *newcomm = result.handle;
     return MPI_SUCCESS;
 }
@@ -133,6 +142,8 @@ static void split_all(mpcrt_comm_t *comm)
                 world[i - first] = comm->group->world[order[i]->rank];
             mpcrt_group_t *group = mpcrt_group_create(world, last - first);
             mpcrt_comm_t *made = group ? mpcrt_comm_create_object(group) : NULL;
+            if (made)
+                mpcrt_comm_inherit(made, comm);
             if (group)
                 mpcrt_object_release(&group->obj); /* the communicator holds it */
             creation_t result = {MPI_SUCCESS, MPI_COMM_NULL};

@@ -1,5 +1,7 @@
 /* Communicator and group objects, the predefined communicators, and the members' rendezvous. */
 #include "comm.h"
+#include "../errhan/errhan.h"
+#include "../info/info.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -76,6 +78,12 @@ static void destroy_comm(mpcrt_object_t *obj)
     mpcrt_object_release(&c->group->obj);
     if (c->remote_group)
         mpcrt_object_release(&c->remote_group->obj);
+    /* Attributes were deleted by each member's MPI_Comm_free; handlers and hints are only referenced. */
+    for (int r = 0; c->members && r < c->group->size; r++) {
+        mpcrt_errhandler_release(atomic_load_explicit(&c->members[r].errhandler, memory_order_relaxed));
+        mpcrt_info_release(c->members[r].hints);
+    }
+    free(c->members);
     free(c->contributions);
     free(c);
 }
@@ -84,11 +92,15 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
 {
     c->context = context;
     c->group = group;
-    c->errhandler = MPI_ERRORS_ARE_FATAL;
     atomic_init(&c->handle_holders, group->size);
     c->contributions = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->contributions);
     if (!c->contributions)
         return -ENOMEM;
+    c->members = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->members);
+    if (!c->members)
+        return -ENOMEM;
+    for (int r = 0; r < group->size; r++)
+        atomic_init(&c->members[r].errhandler, mpcrt_errhandler_fatal());
     return mpcrt_barrier_init(&c->barrier, (unsigned)(group->size > 0 ? group->size : 1));
 }
 
@@ -115,6 +127,39 @@ void mpcrt_comm_release_member(mpcrt_comm_t *comm)
     /* acq_rel: the last member to leave frees the handle after every member's last use of it. */
     if (atomic_fetch_sub_explicit(&comm->handle_holders, 1, memory_order_acq_rel) == 1)
         mpcrt_handle_free(MPCRT_OBJ_COMM, comm->obj.handle);
+}
+
+void mpcrt_comm_inherit(mpcrt_comm_t *child, mpcrt_comm_t *parent)
+{
+    for (int r = 0; r < child->group->size; r++) {
+        int pr = mpcrt_group_rank_of(parent->group, child->group->world[r]);
+        if (pr == MPI_UNDEFINED)
+            continue;
+        /* The parent's members are all inside the collective call that creates child: their slots are
+         * stable (acquire: the handler's fields were written before it was attached). */
+        mpcrt_errhandler_t *eh = atomic_load_explicit(&parent->members[pr].errhandler, memory_order_acquire);
+        mpcrt_errhandler_retain(eh);
+        mpcrt_errhandler_t *old = atomic_exchange_explicit(&child->members[r].errhandler, eh, memory_order_relaxed);
+        mpcrt_errhandler_release(old);
+    }
+}
+
+int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, int *me)
+{
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    if (!self || !self->initialized)
+        return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called before MPI_Init");
+    if (self->finalized)
+        return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called after MPI_Finalize");
+    if (!(*comm = mpcrt_comm_get(handle)))
+        return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_COMM,
+                               handle == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator 0x%x",
+                               (unsigned)handle);
+    if ((*me = mpcrt_comm_rank(*comm)) == MPI_UNDEFINED)
+        return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_COMM,
+                               "rank %d is not a member of communicator 0x%x", mpcrt_mpi_world_rank(),
+                               (unsigned)handle);
+    return MPI_SUCCESS;
 }
 
 void mpcrt_comm_rendezvous(mpcrt_comm_t *comm, int my_rank, void *contribution)

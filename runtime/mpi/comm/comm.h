@@ -19,13 +19,28 @@ typedef struct mpcrt_group {
     int *_Atomic rank_of_world; /* inverse map (MPI_UNDEFINED for non-members), built on first use */
 } mpcrt_group_t;
 
+struct mpcrt_errhandler;
+struct mpcrt_attr;
+struct mpcrt_info;
+
+/* What MPI makes local to each process's handle of a communicator: its error handler, attributes and info
+ * hints. In thread mode the member ranks of a process share the object (and the handle value), so each
+ * member has its own slot, by comm rank, written only by that rank's threads (and, before the handle is
+ * published, by the member that creates the communicator: mpcrt_comm_inherit). */
+typedef struct mpcrt_comm_member {
+    _Atomic(struct mpcrt_errhandler *) errhandler; /* errhan/: never NULL, holds a reference */
+    bool errhandler_set;      /* set by MPI_Comm_set_errhandler (see core/errors.c for MPI_COMM_SELF) */
+    struct mpcrt_attr *attrs; /* attr/: this member's attributes, newest first */
+    struct mpcrt_info *hints; /* info/: MPI_Comm_set_info hints; NULL when none were set */
+} mpcrt_comm_member_t;
+
 typedef struct mpcrt_comm {
     mpcrt_object_t obj;
     uint32_t context; /* point-to-point matching context; context + 1 is the collectives' */
     mpcrt_group_t *group;
     mpcrt_group_t *remote_group; /* intercommunicators only */
     _Atomic int handle_holders;  /* members that have not freed their handle yet */
-    MPI_Errhandler errhandler;
+    mpcrt_comm_member_t *members; /* by comm rank (local group) */
     char name[MPI_MAX_OBJECT_NAME];
     /* Rendezvous of the members (see mpcrt_comm_rendezvous). */
     mpcrt_barrier_t barrier;
@@ -76,5 +91,14 @@ int mpcrt_comm_init_predefined(void);
 
 /* Drops one member's hold on comm (MPI_Comm_free, or a member's MPI_Finalize for the predefined ones). */
 void mpcrt_comm_release_member(mpcrt_comm_t *comm);
+
+/* Called by the member that creates `child` from `parent`, before publishing its handle: each member of
+ * child starts with its error handler on parent (MPI 4.0 section 9.3; members that are not in parent's
+ * local group get MPI_ERRORS_ARE_FATAL). Every communicator constructor calls it. */
+void mpcrt_comm_inherit(mpcrt_comm_t *child, mpcrt_comm_t *parent);
+
+/* Checks a communicator argument of an API call: MPI is active on the caller, the handle is valid and the
+ * caller a member; sets *comm and the caller's rank *me. Raises the error (mpcrt_mpi_error) otherwise. */
+int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, int *me);
 
 #endif
