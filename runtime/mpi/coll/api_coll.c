@@ -1,0 +1,368 @@
+/* MPI API: the data-movement collectives on intracommunicators (bcast, gather(v), scatter(v),
+ * allgather(v), alltoall(v,w)) and their large-count forms. Checks the arguments each member is responsible
+ * for (MPI 4.0 chapter 6: what is significant only at the root is checked only there), then calls the
+ * in-process implementation, and raises what the collective reports once every member has left it. */
+#include "coll_internal.h"
+
+/* Block descriptions: int arrays (MPI_x), MPI_Count/MPI_Aint arrays (MPI_x_c) or none (uniform). */
+typedef struct {
+    const int *icounts, *idispls;
+    const MPI_Count *ccounts;
+    const MPI_Aint *adispls;
+    const MPI_Datatype *types;
+    bool typed; /* alltoallw: types must be given */
+} vec_args_t;
+
+static const vec_args_t uniform = {0};
+
+static bool is_vector(const vec_args_t *v)
+{
+    return v->icounts || v->ccounts;
+}
+
+/* Checks a buffer described by blocks for `n` members (types already checked): MPI_ERR_BUFFER when it is
+ * MPI_IN_PLACE or a NULL that cannot be MPI_BOTTOM while some block holds data. */
+static int check_blocks_buffer(const char *fn, MPI_Comm handle, const mpcrt_coll_blocks_t *b, int n,
+                               const char *what)
+{
+    for (int i = 0; i < n; i++) {
+        coll_view_t block = coll_block(b, i);
+        if (coll_view_bytes(&block) > 0)
+            return coll_check_buffer(fn, handle, b->buf, block.count, block.dt, what);
+    }
+    return b->buf == MPI_IN_PLACE ? coll_check_buffer(fn, handle, b->buf, 0, NULL, what) : MPI_SUCCESS;
+}
+
+/* Fills *b from the arguments of one side of a v/w collective and checks them. */
+static int describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
+                           const vec_args_t *v, MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b)
+{
+    int rc;
+    *b = (mpcrt_coll_blocks_t){.buf = buf, .count = count};
+    if (v->typed && !v->types)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "the %s datatypes array is NULL", what);
+    if (v->typed) {
+        if ((rc = coll_check_counts(fn, handle, n, v->icounts, v->ccounts,
+                                    v->idispls ? (const void *)v->idispls : (const void *)v->adispls, what)))
+            return rc;
+        for (int i = 0; i < n; i++) {
+            mpcrt_datatype_t *dt;
+            MPI_Count c = v->icounts ? v->icounts[i] : v->ccounts[i];
+            if (c > 0 && (rc = coll_check_type(fn, handle, v->types[i], &dt)))
+                return rc;
+        }
+        b->types = v->types;
+    } else {
+        if ((rc = coll_check_type(fn, handle, type, &b->dt)))
+            return rc;
+        if (is_vector(v)) {
+            if ((rc = coll_check_counts(fn, handle, n, v->icounts, v->ccounts,
+                                        v->idispls ? (const void *)v->idispls : (const void *)v->adispls, what)))
+                return rc;
+        } else if ((rc = coll_check_count(fn, handle, count))) {
+            return rc;
+        }
+    }
+    b->icounts = v->icounts;
+    b->ccounts = v->ccounts;
+    b->idispls = v->idispls;
+    b->adispls = v->adispls;
+    return check_blocks_buffer(fn, handle, b, n, what);
+}
+
+/* One member's contiguous side (the send side of gather, the receive side of scatter). */
+static int check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
+                      mpcrt_datatype_t **dt, const char *what)
+{
+    int rc;
+    if ((rc = coll_check_count(fn, handle, count)) || (rc = coll_check_type(fn, handle, type, dt)))
+        return rc;
+    return coll_check_buffer(fn, handle, buf, count, *dt, what);
+}
+
+static int finish(const char *fn, MPI_Comm handle, int rc)
+{
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : coll_raise(fn, handle, rc);
+}
+
+/* ------------------------------------------------------------------ bcast */
+
+static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *dt;
+    int rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)) ||
+        (rc = check_side(fn, handle, buf, count, type, &dt, "buffer")))
+        return rc;
+    return finish(fn, handle, mpcrt_coll_bcast(comm, buf, count, dt, root));
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast("MPI_Bcast", buffer, count, datatype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Bcast)
+
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Bcast_c)
+
+/* ------------------------------------------------------------------ gather(v) */
+
+static int gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root, MPI_Comm handle)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *sdt = NULL;
+    int rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)))
+        return rc;
+    int me = mpcrt_comm_rank(comm), n = mpcrt_comm_size(comm);
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place && me != root)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
+    if (!in_place && (rc = check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
+        return rc;
+    mpcrt_coll_blocks_t recv = {0};
+    if (me == root) {
+        if ((rc = describe_blocks(fn, handle, n, recvbuf, recvcount, v, recvtype, "receive buffer", &recv)))
+            return rc;
+        if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+            return rc;
+    }
+    return finish(fn, handle, mpcrt_coll_gather(comm, sendbuf, sendcount, sdt, &recv, root));
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Gather)
+
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, root,
+                  comm);
+}
+MPCRT_PMPI_ALIAS(Gather_c)
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    vec_args_t v = {.icounts = recvcounts, .idispls = displs};
+    return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Gatherv)
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                   MPI_Comm comm)
+{
+    vec_args_t v = {.ccounts = recvcounts, .adispls = displs};
+    return gather("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Gatherv_c)
+
+/* ------------------------------------------------------------------ scatter(v) */
+
+static int scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *v,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm handle)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *rdt = NULL;
+    int rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)))
+        return rc;
+    int me = mpcrt_comm_rank(comm), n = mpcrt_comm_size(comm);
+    bool in_place = recvbuf == MPI_IN_PLACE;
+    if (in_place && me != root)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's receive buffer only");
+    if (!in_place && (rc = check_side(fn, handle, recvbuf, recvcount, recvtype, &rdt, "receive buffer")))
+        return rc;
+    mpcrt_coll_blocks_t send = {0};
+    if (me == root) {
+        if ((rc = describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, v, sendtype, "send buffer", &send)))
+            return rc;
+        if (!in_place && recvcount > 0 && rdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+            return rc;
+    }
+    return finish(fn, handle, mpcrt_coll_scatter(comm, &send, recvbuf, recvcount, rdt, root));
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter("MPI_Scatter", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm);
+}
+MPCRT_PMPI_ALIAS(Scatter)
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter("MPI_Scatter_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm);
+}
+MPCRT_PMPI_ALIAS(Scatter_c)
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    vec_args_t v = {.icounts = sendcounts, .idispls = displs};
+    return scatter("MPI_Scatterv", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Scatterv)
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm)
+{
+    vec_args_t v = {.ccounts = sendcounts, .adispls = displs};
+    return scatter("MPI_Scatterv_c", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+MPCRT_PMPI_ALIAS(Scatterv_c)
+
+/* ------------------------------------------------------------------ allgather(v) */
+
+static int allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype,
+                     MPI_Comm handle)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *sdt = NULL;
+    int rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)))
+        return rc;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    if (!in_place && (rc = check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
+        return rc;
+    mpcrt_coll_blocks_t recv;
+    if ((rc = describe_blocks(fn, handle, mpcrt_comm_size(comm), recvbuf, recvcount, v, recvtype, "receive buffer",
+                              &recv)))
+        return rc;
+    if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+        return rc;
+    return finish(fn, handle, mpcrt_coll_allgather(comm, sendbuf, sendcount, sdt, &recv));
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Allgather)
+
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype,
+                     comm);
+}
+MPCRT_PMPI_ALIAS(Allgather_c)
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    vec_args_t v = {.icounts = recvcounts, .idispls = displs};
+    return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Allgatherv)
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    vec_args_t v = {.ccounts = recvcounts, .adispls = displs};
+    return allgather("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Allgatherv_c)
+
+/* ------------------------------------------------------------------ alltoall(v,w) */
+
+static int alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *sv,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const vec_args_t *rv,
+                    MPI_Datatype recvtype, MPI_Comm handle)
+{
+    mpcrt_comm_t *comm;
+    int rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)))
+        return rc;
+    int n = mpcrt_comm_size(comm);
+    mpcrt_coll_blocks_t send = {.buf = MPI_IN_PLACE}, recv;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    if (!in_place &&
+        (rc = describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, sv, sendtype, "send buffer", &send)))
+        return rc;
+    if ((rc = describe_blocks(fn, handle, n, recvbuf, recvcount, rv, recvtype, "receive buffer", &recv)))
+        return rc;
+    if (!in_place) {
+        MPI_Count sent = 0;
+        for (int i = 0; i < n && sent == 0; i++) {
+            coll_view_t block = coll_block(&send, i);
+            sent = coll_view_bytes(&block);
+        }
+        if (sent > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+            return rc;
+    }
+    return finish(fn, handle, mpcrt_coll_alltoall(comm, &send, &recv));
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall("MPI_Alltoall", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, &uniform,
+                    recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Alltoall)
+
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall("MPI_Alltoall_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, &uniform,
+                    recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Alltoall_c)
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls}, rv = {.icounts = recvcounts, .idispls = rdispls};
+    return alltoall("MPI_Alltoallv", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Alltoallv)
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls}, rv = {.ccounts = recvcounts, .adispls = rdispls};
+    return alltoall("MPI_Alltoallv_c", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
+}
+MPCRT_PMPI_ALIAS(Alltoallv_c)
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .types = sendtypes, .typed = true};
+    vec_args_t rv = {.icounts = recvcounts, .idispls = rdispls, .types = recvtypes, .typed = true};
+    return alltoall("MPI_Alltoallw", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
+                    comm);
+}
+MPCRT_PMPI_ALIAS(Alltoallw)
+
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .types = sendtypes, .typed = true};
+    vec_args_t rv = {.ccounts = recvcounts, .adispls = rdispls, .types = recvtypes, .typed = true};
+    return alltoall("MPI_Alltoallw_c", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
+                    comm);
+}
+MPCRT_PMPI_ALIAS(Alltoallw_c)

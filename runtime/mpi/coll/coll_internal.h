@@ -1,0 +1,110 @@
+/* Private interface between the files of runtime/mpi/coll: views of user buffers as packed streams, the
+ * copy and combine engines every collective is written with, and the API layer's argument checks. */
+#ifndef MPCRT_MPI_COLL_INTERNAL_H
+#define MPCRT_MPI_COLL_INTERNAL_H
+
+#include "coll.h"
+
+#include <stdint.h>
+
+/* buf + off on integers: MPI_BOTTOM (NULL) plus absolute displacements is valid MPI. */
+static inline void *coll_at(const void *buf, MPI_Aint off)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)off);
+}
+
+/* `count` instances of dt at buf (instance k at buf + k * extent), seen as their packed stream of
+ * count * size bytes. A rank's view of its buffer is read by its peers during a collective. */
+typedef struct {
+    void *buf;
+    mpcrt_datatype_t *dt;
+    MPI_Count count;
+} coll_view_t;
+
+static inline MPI_Count coll_view_bytes(const coll_view_t *v)
+{
+    return v->count * v->dt->size;
+}
+
+/* A view of `bytes` bytes of packed data (temporary buffers). */
+coll_view_t coll_packed_view(void *buf, MPI_Count bytes);
+
+/* Copies bytes [src_first, src_first + len) of src's stream to bytes [dst_first, dst_first + len) of dst's
+ * (pack and unpack through a small bounce buffer, or directly when one side is contiguous). */
+void coll_copy_range(const coll_view_t *src, MPI_Count src_first, const coll_view_t *dst, MPI_Count dst_first,
+                     MPI_Count len);
+/* Moves one message: src's whole stream into dst. MPI_SUCCESS when the sizes match; MPI_ERR_TRUNCATE
+ * (dst receives what fits) when src holds more, MPI_ERR_COUNT when it holds less (collectives require equal
+ * amounts, MPI 4.0 section 6.1). */
+int coll_copy(const coll_view_t *src, const coll_view_t *dst);
+
+/* Block i of a v/w buffer description. */
+coll_view_t coll_block(const mpcrt_coll_blocks_t *b, int i);
+MPI_Count coll_block_count(const mpcrt_coll_blocks_t *b, int i);
+
+/* Instances [first, first + n) of a range of `total` shared out among `parts` members (member `index`). */
+void coll_share(MPI_Count total, int parts, int index, MPI_Count *first, MPI_Count *n);
+
+/* The combine engine: for instances [first, first + n) of the inputs' streams (in rank order),
+ *   result = in[0] op in[1] op ... op in[ninputs - 1]
+ * (folded from the last input, inout = in op inout, so non-commutative operations see rank order), written
+ * to instances [out_first, out_first + n) of every output. Inputs may be any layout with the same type
+ * signature; user functions see red->dt's layout (inputs of another type are copied into it first). Works
+ * in pieces of bounded size; an output may be an input (each piece is read whole before it is written).
+ * Returns MPI_SUCCESS, MPI_ERR_OP or MPI_ERR_NO_MEM. */
+int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int ninputs, MPI_Count first,
+                 MPI_Count n, const coll_view_t *outputs, int noutputs, MPI_Count out_first);
+
+/* Whether two members' operations are the same operation (user operations: the same function). */
+bool coll_same_op(const mpcrt_op_t *a, const mpcrt_op_t *b);
+
+/* A user operation (MPI_Op_create, MPI_Op_create_c): MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int mpcrt_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commutative, MPI_Op *handle);
+
+/* ------------------------------------------------------------------ members' descriptors */
+
+/* Every rooted collective's descriptor starts with the root its member named: MPI_ERR_ROOT unless the
+ * caller's root is member 0's (a member whose root differs finds out; no member reads past a peer's
+ * buffers either way). */
+int coll_same_root(mpcrt_comm_t *comm, int root);
+
+/* What each member of a reduction publishes. */
+typedef struct {
+    int root;
+    MPI_Count count; /* instances of the input (reduce_scatter: the sum of the counts) */
+    MPI_Count bytes; /* count * size */
+    const mpcrt_op_t *op;
+    coll_view_t input, output;
+} coll_red_desc_t;
+
+/* MPI_SUCCESS when every member's descriptor agrees with the caller's on the root, the count, the amount
+ * of data and the operation (then every input holds the instances any member may read); otherwise
+ * MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP, the same answer on every member. */
+int coll_red_agree(mpcrt_comm_t *comm);
+
+/* An array of n views (input and output lists of a reduction); NULL when out of memory. */
+coll_view_t *coll_views(int n);
+
+/* ------------------------------------------------------------------ API layer (api_check.c) */
+
+/* Checks that MPI is initialized and `handle` names an intracommunicator; raises (MPI_ERR_OTHER,
+ * MPI_ERR_COMM, or unsupported for intercommunicators, whose collectives come later). */
+int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm);
+/* A datatype argument: valid and committed, else MPI_ERR_TYPE. */
+int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt);
+int coll_check_count(const char *fn, MPI_Comm handle, MPI_Count count);
+int coll_check_root(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, int root);
+/* MPI_ERR_BUFFER for a NULL buffer that cannot be MPI_BOTTOM with absolute addresses, or MPI_IN_PLACE. */
+int coll_check_buffer(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                      const char *what);
+/* MPI_ERR_BUFFER when a send and a receive buffer are the same memory (not MPI_IN_PLACE). */
+int coll_check_alias(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf);
+/* An operation for a datatype: valid handle, defined on the type; else MPI_ERR_OP. */
+int coll_check_op(const char *fn, MPI_Comm handle, MPI_Op op_handle, mpcrt_datatype_t *dt, mpcrt_op_t **op);
+/* A counts (and optional displacements) array of `n` entries: not NULL, no negative count. */
+int coll_check_counts(const char *fn, MPI_Comm handle, int n, const int *icounts, const MPI_Count *ccounts,
+                      const void *displs, const char *what);
+/* Raises the error a collective returned after everyone left it (see coll.h). */
+int coll_raise(const char *fn, MPI_Comm handle, int error_class);
+
+#endif

@@ -1,0 +1,45 @@
+/* Reduce_scatter and reduce_scatter_block inside one process: member r reduces block r of every member's
+ * input, in rank order, into its own receive buffer. In place, the receive buffer is also an input the
+ * other members read, so the result waits in a packed scratch buffer until everyone has left. */
+#include "coll_internal.h"
+
+#include <stdlib.h>
+
+int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                              const int *irecvcounts, const MPI_Count *crecvcounts,
+                              const mpcrt_coll_reduction_t *red)
+{
+    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    mpcrt_coll_blocks_t blocks = {.count = recvcount, .icounts = irecvcounts, .ccounts = crecvcounts};
+    MPI_Count total = 0, first = 0;
+    for (int q = 0; q < n; q++) {
+        if (q == me)
+            first = total;
+        total += coll_block_count(&blocks, q);
+    }
+    MPI_Count mycount = coll_block_count(&blocks, me), size = red->dt->size;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    const void *input = in_place ? recvbuf : sendbuf;
+    coll_red_desc_t mine = {0, total, total * size, red->op, {(void *)input, red->dt, total},
+                            {recvbuf, red->dt, mycount}};
+    char *scratch = in_place ? malloc((size_t)(mycount * size > 0 ? mycount * size : 1)) : NULL;
+    mpcrt_comm_rendezvous(comm, me, &mine);
+    int rc = coll_red_agree(comm);
+    coll_view_t *inputs = rc == MPI_SUCCESS ? coll_views(n) : NULL;
+    if (rc == MPI_SUCCESS && (!inputs || (in_place && !scratch)))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        for (int q = 0; q < n; q++)
+            inputs[q] = ((const coll_red_desc_t *)comm->contributions[q])->input;
+        coll_view_t out = in_place ? coll_packed_view(scratch, mycount * size) : mine.output;
+        rc = coll_combine(red, inputs, n, first, mycount, &out, 1, 0);
+    }
+    mpcrt_comm_rendezvous_done(comm);
+    if (rc == MPI_SUCCESS && in_place) {
+        coll_view_t result = coll_packed_view(scratch, mycount * size);
+        coll_copy_range(&result, 0, &mine.output, 0, mycount * size);
+    }
+    free(scratch);
+    free(inputs);
+    return rc;
+}

@@ -1,0 +1,16 @@
+# Reduction operations and blocking collectives on intracommunicators (see README.md).
+list(APPEND MPI_SOURCES
+  mpi/coll/op.c
+  mpi/coll/op_kernels.c
+  mpi/coll/copy.c
+  mpi/coll/combine.c
+  mpi/coll/rooted.c
+  mpi/coll/allgather.c
+  mpi/coll/alltoall.c
+  mpi/coll/reduce.c
+  mpi/coll/reduce_scatter.c
+  mpi/coll/scan.c
+  mpi/coll/api_check.c
+  mpi/coll/api_coll.c
+  mpi/coll/api_reduce.c
+  mpi/coll/api_op.c)
