@@ -416,6 +416,9 @@ void mpcrt_priv_leave(const mpcrt_priv_view_t *saved)
 
 /* ------------------------------------------------------------------ C++ dynamic initialization */
 
+/* Set while some rank runs its C++ initializers: otherwise __cxa_atexit forwards at once. */
+static _Atomic int capturing;
+
 int mpcrt_priv_run_initializers(intptr_t task_delta)
 {
     if (!enabled || !task_delta)
@@ -426,11 +429,13 @@ int mpcrt_priv_run_initializers(intptr_t task_delta)
         return -EINVAL;
     /* Destructors the initializers register with __cxa_atexit belong to this rank: captured below. */
     mpcrt_ult_set_slot(self, MPCRT_ULT_SLOT_PRIV, t);
+    atomic_fetch_add(&capturing, 1);
     for (int i = nmodules - 1; i >= 0; i--) { /* registration is LIFO: the executable was first */
         const mpcrt_priv_module_t *d = modules[i].desc;
         for (void (**init)(void) = d->init_begin; init && init < d->init_end; init++)
             (*init)();
     }
+    atomic_fetch_sub(&capturing, 1);
     mpcrt_ult_set_slot(self, MPCRT_ULT_SLOT_PRIV, NULL);
     return 0;
 }
@@ -449,11 +454,17 @@ void mpcrt_priv_run_finalizers(intptr_t task_delta)
 typedef int (*cxa_atexit_fn)(void (*)(void *), void *, void *);
 
 /* Interposes libc's __cxa_atexit (libmpcrt precedes libc in every program's lookup order): while a rank
- * runs its C++ initializers, the destructors they register run when that rank ends, on its own copy. */
-__attribute__((visibility("default"))) int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+ * runs its C++ initializers, the destructors they register run when that rank ends, on its own copy.
+ * Sanitizer runtimes call it while they initialize, before any instrumented code may run: the fast path
+ * touches nothing but a plain flag and is not instrumented. */
+__attribute__((visibility("default"), no_sanitize("thread", "address", "undefined"))) int
+__cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
-    mpcrt_ult_t *self = mpcrt_ult_self();
-    task_t *t = self ? mpcrt_ult_slot(self, MPCRT_ULT_SLOT_PRIV) : NULL;
+    task_t *t = NULL;
+    if (__atomic_load_n((int *)&capturing, __ATOMIC_ACQUIRE)) {
+        mpcrt_ult_t *self = mpcrt_ult_self();
+        t = self ? mpcrt_ult_slot(self, MPCRT_ULT_SLOT_PRIV) : NULL;
+    }
     if (t) {
         if (t->ndtors == t->dtor_capacity) {
             size_t capacity = t->dtor_capacity ? t->dtor_capacity * 2 : 16;

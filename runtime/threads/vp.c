@@ -1,10 +1,12 @@
 /* Virtual processors: one kernel thread bound to one core, running the scheduler loop whenever none of its
  * ULTs is ready. An idle VP runs progress hooks (collaborative polling) and idle hooks, then backs off:
  * pause, then sched_yield, then (passive policy) sleep on its futex until a wake-up reaches its inbox. */
+#define _GNU_SOURCE
 #include "log.h"
 #include "sched_internal.h"
 #include "topology.h"
 
+#include <dlfcn.h>
 #include <sched.h>
 #include <time.h>
 
@@ -116,12 +118,20 @@ void mpcrt_vp_enter_here(mpcrt_vp_t *vp)
     enter_vp(vp);
 }
 
+/* The first pthread_create/pthread_join in the process's lookup order, not the interposers of kthread.c
+ * that calls from this library bind to: a sanitizer runtime placed before libmpcrt must see VP threads. */
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*join_fn)(pthread_t, void **);
+
 int mpcrt_vp_start(mpcrt_vp_t *vp)
 {
+    static create_fn create;
+    if (!create)
+        create = (create_fn)dlsym(RTLD_DEFAULT, "pthread_create");
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 20);
-    int rc = pthread_create(&vp->thread, &attr, vp_thread_main, vp);
+    int rc = create(&vp->thread, &attr, vp_thread_main, vp);
     pthread_attr_destroy(&attr);
     return -rc;
 }
@@ -132,5 +142,8 @@ void mpcrt_vp_stop(mpcrt_vp_t *vp)
     /* Wake it even if it is between its checks and the futex: the sequence change makes the wait fail. */
     atomic_fetch_add(&vp->wake_seq, 1);
     mpcrt_futex_wake(&vp->wake_seq, 1);
-    pthread_join(vp->thread, NULL);
+    static join_fn join;
+    if (!join)
+        join = (join_fn)dlsym(RTLD_DEFAULT, "pthread_join");
+    join(vp->thread, NULL);
 }
