@@ -2,6 +2,7 @@
  * names) in one process. Creation is collective: the members meet in the parent's rendezvous, one member
  * builds the new objects, all leave with the same handle. */
 #include "comm.h"
+#include "../attr/attr.h"
 #include "../info/info.h"
 
 #include <stdio.h>
@@ -92,11 +93,21 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
     mpcrt_comm_rendezvous_done(comm);
     if (result.rc)
         return mpcrt_mpi_error(handle, "MPI_Comm_dup", result.rc, "cannot create the communicator");
-    /* The duplicate has the same info hints (MPI 4.0 section 7.4.2), member by member. */
+    /* The duplicate has the same info hints (MPI 4.0 section 7.4.2) and the attributes the copy callbacks
+     * keep, member by member (same group: same rank). */
     mpcrt_comm_t *made = mpcrt_comm_get(result.handle);
-    if (comm->members[me].hints && !(made->members[me].hints = mpcrt_info_new(comm->members[me].hints))) {
+    rc = MPI_SUCCESS;
+    if (comm->members[me].hints && !(made->members[me].hints = mpcrt_info_new(comm->members[me].hints)))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = mpcrt_attr_comm_dup(handle, comm, me, made, me);
+    if (rc != MPI_SUCCESS) {
+        /* This member gives the new communicator up (the others may have it: MPI leaves the result of a
+         * failed collective undefined). */
+        mpcrt_attr_comm_free(result.handle, made, me);
         mpcrt_comm_release_member(made);
-        return mpcrt_mpi_error(handle, "MPI_Comm_dup", MPI_ERR_NO_MEM, "no memory for the info hints");
+        *newcomm = MPI_COMM_NULL;
+        return mpcrt_mpi_error(handle, "MPI_Comm_dup", rc, "an attribute copy callback failed (or no memory)");
     }
     *newcomm = result.handle;
     return MPI_SUCCESS;
@@ -188,6 +199,13 @@ int PMPI_Comm_free(MPI_Comm *handle)
         return rc;
     if (comm->obj.flags & MPCRT_OBJECT_PREDEFINED)
         return mpcrt_mpi_error(*handle, "MPI_Comm_free", MPI_ERR_COMM, "a predefined communicator cannot be freed");
+    /* The caller's attributes go first, newest first; a failing delete callback fails the call and keeps
+     * the communicator (MPI 4.0 section 7.7.2). */
+    int me = mpcrt_comm_rank(comm);
+    if (me == MPI_UNDEFINED)
+        return mpcrt_mpi_error(MPI_COMM_NULL, "MPI_Comm_free", MPI_ERR_COMM, "the caller is not a member");
+    if ((rc = mpcrt_attr_comm_free(*handle, comm, me)) != MPI_SUCCESS)
+        return mpcrt_mpi_error(*handle, "MPI_Comm_free", rc, "an attribute delete callback failed");
     mpcrt_comm_release_member(comm);
     *handle = MPI_COMM_NULL;
     return MPI_SUCCESS;

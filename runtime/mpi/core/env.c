@@ -3,6 +3,7 @@
  * started through mpcc's entry point (or a plain kernel thread) is a singleton rank 0. */
 #include "../mpi_internal.h"
 #include "../../threads/sched.h"
+#include "../attr/attr.h"
 #include "../comm/comm.h"
 #include "../pt2pt/pt2pt.h"
 
@@ -141,6 +142,8 @@ int PMPI_Finalize(void)
     int rc = check_active("MPI_Finalize");
     if (rc != MPI_SUCCESS)
         return rc;
+    /* First, as if MPI_COMM_SELF were freed: its attributes' delete callbacks (MPI 4.0 section 11.2.2). */
+    mpcrt_attr_finalize_rank();
     /* MPI_Finalize is collective over the connected processes: every rank leaves together. */
     rc = mpcrt_mpi_world_barrier();
     mpcrt_mpi_self()->finalized = true;

@@ -3,6 +3,7 @@
  * MPICH ABI; the Fortran 90 parameterized types, unsupported). Each checks its arguments, records the
  * envelope and lets type.c compute the rest. Subarray and darray live in subarray.c and darray.c. */
 #include "datatype_internal.h"
+#include "../attr/attr.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -435,6 +436,14 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     /* The duplicate has the same committed state (MPI 4.0 section 5.1.9: "exactly the same properties"). */
     if (mpcrt_datatype_is_committed(old))
         atomic_fetch_or_explicit(&dt->flags, MPCRT_DT_COMMITTED, memory_order_relaxed);
+    /* and the attributes the copy callbacks keep (attr/); if one fails, there is no duplicate. */
+    int rc = mpcrt_attr_type_dup(oldtype, *newtype);
+    if (rc != MPI_SUCCESS) {
+        mpcrt_attr_type_free(*newtype);
+        mpcrt_handle_free(MPCRT_OBJ_DATATYPE, *newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        return mpcrt_mpi_error(DT_ERR_COMM, fn, rc, "an attribute copy callback failed (or no memory)");
+    }
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Type_dup)

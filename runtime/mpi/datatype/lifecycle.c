@@ -2,6 +2,7 @@
  * the inner layouts anyway), so committing only marks the type usable for communication. Freeing removes the
  * handle; operations still pending on the type keep the object alive (MPI 4.0 section 5.1.9). */
 #include "datatype_internal.h"
+#include "../attr/attr.h"
 
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
@@ -29,6 +30,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         return rc;
     if (mpcrt_datatype_is_predefined(dt))
         return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_TYPE, "%s is predefined and cannot be freed", dt->name);
+    /* The caller's attributes on the handle go first (delete callbacks, attr/); a failing one fails the call. */
+    if ((rc = mpcrt_attr_type_free(*datatype)) != MPI_SUCCESS)
+        return mpcrt_mpi_error(DT_ERR_COMM, fn, rc, "an attribute delete callback failed");
     if (mpcrt_handle_free(MPCRT_OBJ_DATATYPE, *datatype) != 0)
         return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_TYPE, "datatype 0x%x was freed concurrently",
                                (unsigned)*datatype);
