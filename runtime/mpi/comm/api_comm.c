@@ -4,6 +4,8 @@
 #include "comm.h"
 #include "../attr/attr.h"
 #include "../info/info.h"
+#include "comm_internal.h"
+#include "../group/group.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,16 +83,24 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
         return rc;
     int me = mpcrt_comm_rank(comm);
     creation_t result = {MPI_SUCCESS, MPI_COMM_NULL};
-    mpcrt_comm_rendezvous(comm, me, &result);
-    if (me == 0) {
-        mpcrt_comm_t *made = mpcrt_comm_create_object(comm->group);
-        if (made)
-            mpcrt_comm_inherit(made, comm);
-        result.rc = publish(made, &result.handle);
-        for (int r = 1; r < mpcrt_comm_size(comm); r++)
-            *(creation_t *)comm->contributions[r] = result;
+    if (comm->remote_group) { /* both groups take part: intercomm.c */
+        result.rc = mpcrt_intercomm_dup(comm, &result.handle);
+    } else {
+        mpcrt_comm_rendezvous(comm, me, &result);
+        if (me == 0) {
+            mpcrt_comm_t *made = mpcrt_comm_create_object(comm->group);
+            if (made)
+                mpcrt_comm_inherit(made, comm);
+            if (made && comm->topo) { /* a duplicate keeps the topology (MPI 4.0 section 8.4) */
+                mpcrt_object_retain(comm->topo);
+                made->topo = comm->topo;
+            }
+            result.rc = publish(made, &result.handle);
+            for (int r = 1; r < mpcrt_comm_size(comm); r++)
+                *(creation_t *)comm->contributions[r] = result;
+        }
+        mpcrt_comm_rendezvous_done(comm);
     }
-    mpcrt_comm_rendezvous_done(comm);
     if (result.rc)
         return mpcrt_mpi_error(handle, "MPI_Comm_dup", result.rc, "cannot create the communicator");
     /* The duplicate has the same info hints (MPI 4.0 section 7.4.2) and the attributes the copy callbacks
@@ -176,6 +186,10 @@ int PMPI_Comm_split(MPI_Comm handle, int color, int key, MPI_Comm *newcomm)
         return rc;
     if (color < 0 && color != MPI_UNDEFINED)
         return mpcrt_mpi_error(handle, "MPI_Comm_split", MPI_ERR_ARG, "negative color %d", color);
+    if (comm->remote_group) { /* both groups take part: intercomm.c */
+        rc = mpcrt_intercomm_split(comm, color, key, newcomm);
+        return rc ? mpcrt_mpi_error(handle, "MPI_Comm_split", rc, "cannot create the communicator") : MPI_SUCCESS;
+    }
     int me = mpcrt_comm_rank(comm);
     split_entry_t mine = {color, key, me, {MPI_SUCCESS, MPI_COMM_NULL}};
     mpcrt_comm_rendezvous(comm, me, &mine);
@@ -222,6 +236,17 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
         return rc;
     if (x == y) {
         *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (!x->remote_group != !y->remote_group) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    if (x->remote_group) { /* both groups decide; the weaker of the two results (MPI 4.0 section 7.6.1) */
+        int local = mpcrt_group_compare(x->group, y->group), remote = mpcrt_group_compare(x->remote_group,
+                                                                                         y->remote_group);
+        int worst = local > remote ? local : remote;
+        *result = worst == MPI_IDENT ? MPI_CONGRUENT : worst;
         return MPI_SUCCESS;
     }
     mpcrt_group_t *g = x->group, *h = y->group;

@@ -78,6 +78,10 @@ static void destroy_comm(mpcrt_object_t *obj)
     mpcrt_object_release(&c->group->obj);
     if (c->remote_group)
         mpcrt_object_release(&c->remote_group->obj);
+    if (c->bridge)
+        mpcrt_object_release(&c->bridge->obj);
+    if (c->topo)
+        mpcrt_object_release(c->topo);
     /* Attributes were deleted by each member's MPI_Comm_free; handlers and hints are only referenced. */
     for (int r = 0; c->members && r < c->group->size; r++) {
         mpcrt_errhandler_release(atomic_load_explicit(&c->members[r].errhandler, memory_order_relaxed));
@@ -104,20 +108,29 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
     return mpcrt_barrier_init(&c->barrier, (unsigned)(group->size > 0 ? group->size : 1));
 }
 
-mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group)
+uint32_t mpcrt_comm_new_context(void)
+{
+    /* Two contexts per communicator: point-to-point and collectives never match each other. */
+    return atomic_fetch_add_explicit(&next_context, 2, memory_order_relaxed);
+}
+
+mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context)
 {
     mpcrt_comm_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     mpcrt_object_init(&c->obj, MPCRT_OBJ_COMM, destroy_comm);
     mpcrt_object_retain(&group->obj);
-    /* Two contexts per communicator: point-to-point and collectives never match each other. */
-    uint32_t context = atomic_fetch_add_explicit(&next_context, 2, memory_order_relaxed);
     if (init_comm(c, group, context) != 0) {
         mpcrt_object_release(&c->obj);
         return NULL;
     }
     return c;
+}
+
+mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group)
+{
+    return mpcrt_comm_create_with_context(group, mpcrt_comm_new_context());
 }
 
 void mpcrt_comm_release_member(mpcrt_comm_t *comm)

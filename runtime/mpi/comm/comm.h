@@ -38,7 +38,14 @@ typedef struct mpcrt_comm {
     mpcrt_object_t obj;
     uint32_t context; /* point-to-point matching context; context + 1 is the collectives' */
     mpcrt_group_t *group;
-    mpcrt_group_t *remote_group; /* intercommunicators only */
+    mpcrt_group_t *remote_group; /* intercommunicators only: point-to-point peers are its ranks */
+    /* Intercommunicators only (comm/intercomm.c): an internal intracommunicator over both groups, shared by
+     * the two sides' objects (each side has its own object: its `group` is its local group, and both share
+     * `context`); creations over the pair (dup, create, split, merge) meet in its rendezvous. */
+    struct mpcrt_comm *bridge;
+    /* Virtual topology (runtime/mpi/topo), NULL if none; immutable, shared by duplicates, released with
+     * the communicator. */
+    mpcrt_object_t *topo;
     _Atomic int handle_holders;  /* members that have not freed their handle yet */
     mpcrt_comm_member_t *members; /* by comm rank (local group) */
     char name[MPI_MAX_OBJECT_NAME];
@@ -68,6 +75,11 @@ static inline int mpcrt_comm_size(const mpcrt_comm_t *comm)
 {
     return comm->group->size;
 }
+/* The group point-to-point ranks name: the remote group of an intercommunicator, else the group. */
+static inline mpcrt_group_t *mpcrt_comm_peer_group(const mpcrt_comm_t *comm)
+{
+    return comm->remote_group ? comm->remote_group : comm->group;
+}
 
 /* The rank of world rank w in the group, MPI_UNDEFINED if it is not a member. */
 int mpcrt_group_rank_of(mpcrt_group_t *group, int world_rank);
@@ -79,6 +91,10 @@ mpcrt_group_t *mpcrt_group_create(const int *world, int size);
 
 /* A new intracommunicator over group (retained) with a fresh context, one reference per member. */
 mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group);
+/* A fresh pair of contexts (point-to-point, collectives), unique in the process. */
+uint32_t mpcrt_comm_new_context(void);
+/* Same as mpcrt_comm_create_object with a given context (the two sides of an intercommunicator share one). */
+mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context);
 
 /* Every member of comm calls this with its own contribution; the call returns, to all of them at once,
  * after all have arrived: comm->contributions[r] then holds member r's contribution, which stays valid until

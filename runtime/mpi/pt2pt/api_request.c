@@ -343,7 +343,7 @@ static int probe_check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(comm_handle)))
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator 0x%x", comm_handle);
-    int size = mpcrt_comm_size(*comm);
+    int size = mpcrt_comm_peer_group(*comm)->size; /* the remote group's on an intercommunicator */
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL && (source < 0 || source >= size))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_RANK, "rank %d is not in [0, %d)", source, size);
     if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPCRT_TAG_UB))

@@ -24,7 +24,7 @@ static int check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TYPE, "invalid datatype 0x%x", type);
     if (!mpcrt_datatype_is_committed(*dt))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TYPE, "datatype 0x%x is not committed", type);
-    int size = mpcrt_comm_size(*comm);
+    int size = mpcrt_comm_peer_group(*comm)->size; /* the remote group's on an intercommunicator */
     if (peer != MPI_PROC_NULL && !(receiving && peer == MPI_ANY_SOURCE) && (peer < 0 || peer >= size))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_RANK, "rank %d is not in [0, %d)", peer, size);
     if (!(receiving && tag == MPI_ANY_TAG) && (tag < 0 || tag > MPCRT_TAG_UB))

@@ -300,7 +300,9 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
 
 static mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
 {
-    int world = comm->group->world[dest];
+    /* On an intercommunicator dest is a rank of the remote group; the source recorded for the receiver
+     * (`me` in the senders below) is then our rank in our local group, which is what it expects. */
+    int world = mpcrt_comm_peer_group(comm)->world[dest];
     mpcrt_mpi_rank_t *r = mpcrt_mpi_rank_state(world);
     return r ? r->match : NULL;
 }

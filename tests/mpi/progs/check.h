@@ -4,6 +4,7 @@
 #define MPCRT_TESTS_MPI_CHECK_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define CHECK(cond)                                                                                        \

@@ -1,0 +1,318 @@
+/* MPI API: communicator creation beyond dup and split (MPI 4.0 section 7.4.2): MPI_Comm_create (intra; the
+ * inter case is in intercomm.c), MPI_Comm_create_group (collective over the group only: its members meet by
+ * key, meeting.c), MPI_Comm_split_type, MPI_Comm_dup_with_info, MPI_Comm_idup(_with_info) and
+ * MPI_Comm_get_parent. */
+#include "comm_internal.h"
+#include "../group/group.h"
+#include "../info/info.h"
+#include "../pt2pt/pt2pt.h"
+
+#include <stdlib.h>
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int PMPI_Comm_free(MPI_Comm *comm);
+int mpcrt_intercomm_create_from(mpcrt_comm_t *comm, mpcrt_group_t *group, MPI_Comm *newcomm);
+
+int mpcrt_comm_publish(mpcrt_comm_t *made, MPI_Comm *handle)
+{
+    if (!made)
+        return MPI_ERR_NO_MEM;
+    if (mpcrt_handle_register(&made->obj, handle) != 0) {
+        mpcrt_object_release(&made->obj);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+static int check_env(const char *fn, MPI_Comm handle)
+{
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    if (!self || !self->initialized)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called before MPI_Init");
+    if (self->finalized)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");
+    return MPI_SUCCESS;
+}
+
+static int check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm, bool intra_only)
+{
+    int me;
+    int rc = mpcrt_comm_arg(fn, handle, comm, &me);
+    if (rc)
+        return rc;
+    if (intra_only && (*comm)->remote_group)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_COMM, "an intercommunicator is not allowed here");
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ MPI_Comm_create */
+
+typedef struct {
+    mpcrt_group_t *group;
+    mpcrt_creation_t result;
+} create_entry_t;
+
+static bool same_members(const mpcrt_group_t *a, const mpcrt_group_t *b)
+{
+    if (a->size != b->size)
+        return false;
+    for (int r = 0; r < a->size; r++)
+        if (a->world[r] != b->world[r])
+            return false;
+    return true;
+}
+
+/* Run by member 0 with everyone's entry. Members may give different, disjoint groups (MPI 2.2 and later);
+ * all members of a non-empty group give that same group; members outside their own group get
+ * MPI_COMM_NULL. */
+static void create_all(mpcrt_comm_t *comm)
+{
+    int n = mpcrt_comm_size(comm);
+    bool *done = calloc((size_t)n, sizeof *done);
+    for (int r = 0; r < n; r++) {
+        create_entry_t *e = comm->contributions[r];
+        if (!done) {
+            e->result.rc = MPI_ERR_NO_MEM;
+            continue;
+        }
+        if (done[r])
+            continue;
+        mpcrt_group_t *g = e->group;
+        if (g->size == 0 || mpcrt_group_rank_of(g, comm->group->world[r]) == MPI_UNDEFINED) {
+            done[r] = true; /* result stays MPI_COMM_NULL */
+            continue;
+        }
+        mpcrt_creation_t result = {MPI_SUCCESS, MPI_COMM_NULL};
+        for (int i = 0; i < g->size && result.rc == MPI_SUCCESS; i++) {
+            int member = mpcrt_group_rank_of(comm->group, g->world[i]);
+            create_entry_t *other = comm->contributions[member];
+            if (!same_members(other->group, g))
+                result.rc = MPI_ERR_GROUP;
+        }
+        if (result.rc == MPI_SUCCESS) {
+            mpcrt_comm_t *made = mpcrt_comm_create_object(g);
+            if (made)
+                mpcrt_comm_inherit(made, comm);
+            result.rc = mpcrt_comm_publish(made, &result.handle);
+        }
+        for (int i = 0; i < g->size; i++) {
+            int member = mpcrt_group_rank_of(comm->group, g->world[i]);
+            if (!done[member]) {
+                ((create_entry_t *)comm->contributions[member])->result = result;
+                done[member] = true;
+            }
+        }
+    }
+    free(done);
+}
+
+int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create";
+    mpcrt_comm_t *comm;
+    int rc = check_comm(fn, handle, &comm, false);
+    if (rc)
+        return rc;
+    mpcrt_group_t *group = mpcrt_group_lookup(group_handle);
+    if (!group)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "invalid group 0x%x", group_handle);
+    if (!newcomm)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    if (!mpcrt_group_is_subset(group, comm->group))
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "the group is not a subgroup of the communicator's");
+    if (comm->remote_group) {
+        rc = mpcrt_intercomm_create_from(comm, group, newcomm);
+        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
+    }
+    int me = mpcrt_comm_rank(comm);
+    create_entry_t mine = {group, {MPI_SUCCESS, MPI_COMM_NULL}};
+    mpcrt_comm_rendezvous(comm, me, &mine);
+    if (me == 0)
+        create_all(comm);
+    mpcrt_comm_rendezvous_done(comm); /* member 0 wrote every result before this */
+    if (mine.result.rc == MPI_ERR_GROUP)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP,
+                               "the members of a group must all give that same group (same ranks, same order)");
+    if (mine.result.rc)
+        return mpcrt_mpi_error(handle, fn, mine.result.rc, "cannot create the communicator");
+    *newcomm = mine.result.handle;
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Comm_create)
+
+/* ------------------------------------------------------------------ MPI_Comm_create_group */
+
+int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_group";
+    mpcrt_comm_t *comm;
+    int rc = check_comm(fn, handle, &comm, true);
+    if (rc)
+        return rc;
+    mpcrt_group_t *group = mpcrt_group_lookup(group_handle);
+    if (!group)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "invalid group 0x%x", group_handle);
+    if (!newcomm)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    if (tag < 0 || tag > MPCRT_TAG_UB)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_TAG, "invalid tag %d", tag);
+    if (!mpcrt_group_is_subset(group, comm->group))
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "the group is not a subgroup of the communicator's");
+    int me = group->size ? mpcrt_group_rank_of(group, mpcrt_mpi_world_rank()) : MPI_UNDEFINED;
+    if (me == MPI_UNDEFINED) {
+        /* Only the group's members take part; a caller outside it gets no communicator. */
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    mpcrt_creation_t mine = {MPI_SUCCESS, MPI_COMM_NULL};
+    mpcrt_meeting_t *m = mpcrt_meeting_join(comm->context, tag, group, me, &mine);
+    if (!m)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "cannot meet the group's members");
+    if (me == 0) {
+        void **all = mpcrt_meeting_contributions(m);
+        mpcrt_creation_t result = {MPI_SUCCESS, MPI_COMM_NULL};
+        mpcrt_comm_t *made = mpcrt_comm_create_object(group);
+        if (made)
+            mpcrt_comm_inherit(made, comm);
+        result.rc = mpcrt_comm_publish(made, &result.handle);
+        for (int r = 0; r < group->size; r++)
+            *(mpcrt_creation_t *)all[r] = result;
+    }
+    mpcrt_meeting_leave(m);
+    if (mine.rc)
+        return mpcrt_mpi_error(handle, fn, mine.rc, "cannot create the communicator");
+    *newcomm = mine.handle;
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Comm_create_group)
+
+/* ------------------------------------------------------------------ MPI_Comm_split_type */
+
+int PMPI_Comm_split_type(MPI_Comm handle, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split_type";
+    (void)info; /* no hint changes the result yet (mpi_hw_resource_type: see below) */
+    mpcrt_comm_t *comm;
+    int rc = check_comm(fn, handle, &comm, true);
+    if (rc)
+        return rc;
+    if (!newcomm)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    int color;
+    switch (split_type) {
+    case MPI_UNDEFINED:
+    case MPI_COMM_TYPE_HW_GUIDED:
+        /* HW_GUIDED names a resource through the info key mpi_hw_resource_type; none is recognized yet, and
+         * MPI 4.0 section 7.4.2 then gives MPI_COMM_NULL. */
+        color = MPI_UNDEFINED;
+        break;
+    case MPI_COMM_TYPE_SHARED:
+        /* Ranks that can share memory: those of this process (a communicator does not span processes yet;
+         * when it does, this becomes the node). */
+        color = mpcrt_job_first_rank();
+        break;
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+        /* The finest level with a hardware meaning: ranks sharing a core (virtual processor). */
+        color = mpcrt_job_rank_vp(mpcrt_mpi_world_rank() - mpcrt_job_first_rank());
+        if (color < 0)
+            color = 0;
+        break;
+    default:
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "unknown split type %d", split_type);
+    }
+    rc = PMPI_Comm_split(handle, color, key, newcomm);
+    if (rc == MPI_SUCCESS && split_type == MPI_COMM_TYPE_HW_UNGUIDED && *newcomm != MPI_COMM_NULL) {
+        /* Each result must be a strict subset of comm; if one is not, all members got the whole group (the
+         * colors then all agree), so all free it alike. */
+        mpcrt_comm_t *made = mpcrt_comm_get(*newcomm);
+        if (mpcrt_comm_size(made) == mpcrt_comm_size(comm))
+            rc = PMPI_Comm_free(newcomm);
+    }
+    return rc;
+}
+MPCRT_PMPI_ALIAS(Comm_split_type)
+
+/* ------------------------------------------------------------------ dup variants, parent */
+
+/* The caller's hints on the duplicate become those of info instead of comm's (MPI 4.0 section 7.4.2). */
+static int replace_hints(const char *fn, MPI_Comm handle, MPI_Info info, MPI_Comm made_handle)
+{
+    mpcrt_info_t *given = NULL;
+    if (info != MPI_INFO_NULL && !(given = mpcrt_info_get(info)))
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    mpcrt_comm_t *made = mpcrt_comm_get(made_handle);
+    int me = mpcrt_comm_rank(made);
+    mpcrt_info_t *copy = NULL;
+    if (given && given->nkeys > 0 && !(copy = mpcrt_info_new(given)))
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "no memory for the info hints");
+    mpcrt_info_release(made->members[me].hints); /* only this member writes its slot */
+    made->members[me].hints = copy;
+    return MPI_SUCCESS;
+}
+
+static int dup_with_info(const char *fn, MPI_Comm handle, MPI_Info info, MPI_Comm *newcomm)
+{
+    int rc = check_env(fn, handle);
+    if (rc)
+        return rc;
+    if (info != MPI_INFO_NULL && !mpcrt_info_get(info)) /* before the collective part */
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    if ((rc = PMPI_Comm_dup(handle, newcomm)))
+        return rc;
+    return replace_hints(fn, handle, info, *newcomm);
+}
+
+int PMPI_Comm_dup_with_info(MPI_Comm handle, MPI_Info info, MPI_Comm *newcomm)
+{
+    return dup_with_info("MPI_Comm_dup_with_info", handle, info, newcomm);
+}
+MPCRT_PMPI_ALIAS(Comm_dup_with_info)
+
+/* The duplicate is made at once (the members meet in the call): the request is already complete, which
+ * MPI allows; what a program may not do before MPI_Wait, it does not need to. */
+static int idup(const char *fn, MPI_Comm handle, MPI_Comm *newcomm, MPI_Request *request, bool with_info,
+                MPI_Info info)
+{
+    int rc = check_env(fn, handle);
+    if (rc)
+        return rc;
+    if (!request || !newcomm)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    rc = with_info ? dup_with_info(fn, handle, info, newcomm) : PMPI_Comm_dup(handle, newcomm);
+    if (rc)
+        return rc;
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_GREQ);
+    if (!req || mpcrt_handle_register(&req->obj, request) != 0) {
+        free(req);
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "no memory for a request");
+    }
+    MPI_Status empty = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
+    req->status = empty;
+    mpcrt_request_complete(req);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm handle, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup("MPI_Comm_idup", handle, newcomm, request, false, MPI_INFO_NULL);
+}
+MPCRT_PMPI_ALIAS(Comm_idup)
+
+int PMPI_Comm_idup_with_info(MPI_Comm handle, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup("MPI_Comm_idup_with_info", handle, newcomm, request, true, info);
+}
+MPCRT_PMPI_ALIAS(Comm_idup_with_info)
+
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    int rc = check_env("MPI_Comm_get_parent", MPI_COMM_SELF);
+    if (rc)
+        return rc;
+    if (!parent)
+        return mpcrt_mpi_error(MPI_COMM_SELF, "MPI_Comm_get_parent", MPI_ERR_ARG, "null output argument");
+    *parent = MPI_COMM_NULL; /* no process was started by MPI_Comm_spawn */
+    return MPI_SUCCESS;
+}
+MPCRT_PMPI_ALIAS(Comm_get_parent)

@@ -1,0 +1,41 @@
+/* Private interface of runtime/mpi/comm: meetings of arbitrary groups, intercommunicator creations used by
+ * the generic API (dup, split), shared helpers of the creation files. */
+#ifndef MPCRT_MPI_COMM_INTERNAL_H
+#define MPCRT_MPI_COMM_INTERNAL_H
+
+#include "comm.h"
+
+/* ------------------------------------------------------------------ meetings (meeting.c) */
+
+/* A rendezvous of the members of a group that is not a communicator's (MPI_Comm_create_group is collective
+ * over the group only). Members meet by key: (context of the parent, tag, the group's world ranks in order).
+ * A meeting is open until its last member arrives; a later call with the same key starts a new one. */
+typedef struct mpcrt_meeting mpcrt_meeting_t;
+
+/* Joins (or opens) the meeting and returns, to every member at once, after all group->size members have
+ * arrived; contributions are then readable by everyone (mpcrt_meeting_contributions) until every member
+ * called mpcrt_meeting_leave. Returns NULL when out of memory. */
+mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const mpcrt_group_t *group, int my_rank,
+                                    void *contribution);
+void **mpcrt_meeting_contributions(mpcrt_meeting_t *m);
+/* Second synchronization (the builder's results are written before it returns), then the last member out
+ * frees the meeting. */
+void mpcrt_meeting_leave(mpcrt_meeting_t *m);
+
+/* ------------------------------------------------------------------ creations */
+
+/* The result of a creation, written by the member that builds for all. */
+typedef struct {
+    int rc; /* MPI error class */
+    MPI_Comm handle;
+} mpcrt_creation_t;
+
+/* Registers a communicator built by one member for all (NULL: out of memory). Returns an MPI error class. */
+int mpcrt_comm_publish(mpcrt_comm_t *made, MPI_Comm *handle);
+
+/* Intercommunicator operations behind MPI_Comm_dup and MPI_Comm_split (intercomm.c); each is collective
+ * over both groups and returns an MPI error class. */
+int mpcrt_intercomm_dup(mpcrt_comm_t *comm, MPI_Comm *newcomm);
+int mpcrt_intercomm_split(mpcrt_comm_t *comm, int color, int key, MPI_Comm *newcomm);
+
+#endif
