@@ -10,15 +10,11 @@ typedef struct {
     const MPI_Count *ccounts;
     const MPI_Aint *adispls;
     const MPI_Datatype *types;
-    bool typed; /* alltoallw: types must be given */
+    bool vector; /* the v and w forms: counts and displacements must be given */
+    bool typed;  /* alltoallw: types must be given */
 } vec_args_t;
 
 static const vec_args_t uniform = {0};
-
-static bool is_vector(const vec_args_t *v)
-{
-    return v->icounts || v->ccounts;
-}
 
 /* Checks a buffer described by blocks for `n` members (types already checked): MPI_ERR_BUFFER when it is
  * MPI_IN_PLACE or a NULL that cannot be MPI_BOTTOM while some block holds data. */
@@ -55,7 +51,7 @@ static int describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MP
     } else {
         if ((rc = coll_check_type(fn, handle, type, &b->dt)))
             return rc;
-        if (is_vector(v)) {
+        if (v->vector) {
             if ((rc = coll_check_counts(fn, handle, n, v->icounts, v->ccounts,
                                         v->idispls ? (const void *)v->idispls : (const void *)v->adispls, what)))
                 return rc;
@@ -154,7 +150,7 @@ MPCRT_PMPI_ALIAS(Gather_c)
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    vec_args_t v = {.icounts = recvcounts, .idispls = displs};
+    vec_args_t v = {.icounts = recvcounts, .idispls = displs, .vector = true};
     return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
 }
 MPCRT_PMPI_ALIAS(Gatherv)
@@ -163,7 +159,7 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                    MPI_Comm comm)
 {
-    vec_args_t v = {.ccounts = recvcounts, .adispls = displs};
+    vec_args_t v = {.ccounts = recvcounts, .adispls = displs, .vector = true};
     return gather("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
 }
 MPCRT_PMPI_ALIAS(Gatherv_c)
@@ -214,7 +210,7 @@ MPCRT_PMPI_ALIAS(Scatter_c)
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    vec_args_t v = {.icounts = sendcounts, .idispls = displs};
+    vec_args_t v = {.icounts = sendcounts, .idispls = displs, .vector = true};
     return scatter("MPI_Scatterv", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 MPCRT_PMPI_ALIAS(Scatterv)
@@ -223,7 +219,7 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                     MPI_Comm comm)
 {
-    vec_args_t v = {.ccounts = sendcounts, .adispls = displs};
+    vec_args_t v = {.ccounts = sendcounts, .adispls = displs, .vector = true};
     return scatter("MPI_Scatterv_c", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 MPCRT_PMPI_ALIAS(Scatterv_c)
@@ -269,7 +265,7 @@ MPCRT_PMPI_ALIAS(Allgather_c)
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    vec_args_t v = {.icounts = recvcounts, .idispls = displs};
+    vec_args_t v = {.icounts = recvcounts, .idispls = displs, .vector = true};
     return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
 }
 MPCRT_PMPI_ALIAS(Allgatherv)
@@ -277,7 +273,7 @@ MPCRT_PMPI_ALIAS(Allgatherv)
 int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    vec_args_t v = {.ccounts = recvcounts, .adispls = displs};
+    vec_args_t v = {.ccounts = recvcounts, .adispls = displs, .vector = true};
     return allgather("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
 }
 MPCRT_PMPI_ALIAS(Allgatherv_c)
@@ -331,7 +327,7 @@ MPCRT_PMPI_ALIAS(Alltoall_c)
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls}, rv = {.icounts = recvcounts, .idispls = rdispls};
+    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .vector = true}, rv = {.icounts = recvcounts, .idispls = rdispls, .vector = true};
     return alltoall("MPI_Alltoallv", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
 }
 MPCRT_PMPI_ALIAS(Alltoallv)
@@ -340,7 +336,7 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                      MPI_Datatype recvtype, MPI_Comm comm)
 {
-    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls}, rv = {.ccounts = recvcounts, .adispls = rdispls};
+    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .vector = true}, rv = {.ccounts = recvcounts, .adispls = rdispls, .vector = true};
     return alltoall("MPI_Alltoallv_c", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
 }
 MPCRT_PMPI_ALIAS(Alltoallv_c)
@@ -349,8 +345,8 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .types = sendtypes, .typed = true};
-    vec_args_t rv = {.icounts = recvcounts, .idispls = rdispls, .types = recvtypes, .typed = true};
+    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
+    vec_args_t rv = {.icounts = recvcounts, .idispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
     return alltoall("MPI_Alltoallw", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
                     comm);
 }
@@ -360,8 +356,8 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .types = sendtypes, .typed = true};
-    vec_args_t rv = {.ccounts = recvcounts, .adispls = rdispls, .types = recvtypes, .typed = true};
+    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
+    vec_args_t rv = {.ccounts = recvcounts, .adispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
     return alltoall("MPI_Alltoallw_c", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
                     comm);
 }
