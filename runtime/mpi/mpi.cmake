@@ -6,6 +6,7 @@ list(APPEND MPI_SOURCES
   mpi/datatype/api_create.c
   mpi/datatype/api_pack.c
   mpi/datatype/contents.c
+  mpi/datatype/copy.c
   mpi/datatype/darray.c
   mpi/datatype/external32.c
   mpi/datatype/layout.c

@@ -29,7 +29,10 @@ static int pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Dataty
         return rc;
     if (!mpcrt_datatype_is_committed(dt))
         return mpcrt_mpi_error(comm, fn, MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
-    MPI_Count bytes = incount * dt->size;
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(incount, dt->size, &bytes))
+        return mpcrt_mpi_error(comm, fn, MPI_ERR_COUNT, "%ld items of %ld bytes overflow", (long)incount,
+                               (long)dt->size);
     if (*position < 0 || *position > outsize || bytes > outsize - *position)
         return mpcrt_mpi_error(comm, fn, MPI_ERR_TRUNCATE,
                                "%ld bytes do not fit at position %ld of a %ld-byte buffer", (long)bytes,
@@ -54,7 +57,10 @@ static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count
         return rc;
     if (!mpcrt_datatype_is_committed(dt))
         return mpcrt_mpi_error(comm, fn, MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
-    MPI_Count bytes = outcount * dt->size;
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(outcount, dt->size, &bytes))
+        return mpcrt_mpi_error(comm, fn, MPI_ERR_COUNT, "%ld items of %ld bytes overflow", (long)outcount,
+                               (long)dt->size);
     if (*position < 0 || *position > insize || bytes > insize - *position)
         return mpcrt_mpi_error(comm, fn, MPI_ERR_TRUNCATE,
                                "%ld bytes to unpack but only %ld remain after position %ld", (long)bytes,
@@ -122,7 +128,9 @@ static int pack_size(const char *fn, MPI_Count incount, MPI_Datatype datatype, M
         return rc;
     if (!size)
         return mpcrt_mpi_error(comm, fn, MPI_ERR_ARG, "size is NULL");
-    *size = incount * dt->size;
+    if (__builtin_mul_overflow(incount, dt->size, size))
+        return mpcrt_mpi_error(comm, fn, MPI_ERR_COUNT, "%ld items of %ld bytes overflow", (long)incount,
+                               (long)dt->size);
     return MPI_SUCCESS;
 }
 

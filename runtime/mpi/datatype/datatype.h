@@ -31,11 +31,15 @@ struct mpcrt_dt_node {
     MPI_Count iter_size;     /* packed bytes per iteration */
     uint32_t nchildren;
     uint16_t elem;           /* blocks: index of the predefined element type, MPCRT_DT_MIXED if merged */
+    uint16_t node_flags;     /* MPCRT_DT_NODE_* */
     mpcrt_dt_node_t *children;
     MPI_Count *child_offset; /* packed offset of each child within an iteration (for seeking) */
 };
 
 #define MPCRT_DT_MIXED 0xffffu
+/* Every child is one contiguous block (count 1): a struct of fields, the common case that walks take
+ * without recursion. */
+#define MPCRT_DT_NODE_FLAT 1u
 
 enum {
     MPCRT_DT_COMMITTED = 1u << 0,
@@ -138,6 +142,14 @@ MPI_Count mpcrt_datatype_pack(const mpcrt_datatype_t *dt, const void *buf, MPI_C
                               MPI_Count len, void *packed);
 MPI_Count mpcrt_datatype_unpack(const mpcrt_datatype_t *dt, void *buf, MPI_Count count, MPI_Count first,
                                 MPI_Count len, const void *packed);
+
+/* Copies bytes [first, first + len) of the packed stream of `scount` instances of sdt at sbuf into the same
+ * bytes of the stream of `rcount` instances of rdt at rbuf (same type signature, or MPI_BYTE-compatible):
+ * one copy, no intermediate buffer, a small fixed stack footprint. The range must lie within both streams.
+ * Returns len. */
+MPI_Count mpcrt_datatype_copy(const mpcrt_datatype_t *sdt, const void *sbuf, MPI_Count scount,
+                              const mpcrt_datatype_t *rdt, void *rbuf, MPI_Count rcount, MPI_Count first,
+                              MPI_Count len);
 
 /* A contiguous piece of user memory, as an offset from the user buffer (so it also describes a peer's
  * buffer: CMA and RDMA add the peer's address). */

@@ -79,8 +79,10 @@ typedef struct dt_walker dt_walker_t;
  * Returns how many blocks it handled; fewer than n stops the walk. */
 typedef MPI_Count (*dt_blocks_fn)(dt_walker_t *w, char *first, MPI_Count len, MPI_Count n, MPI_Aint stride,
                                   unsigned elem);
+enum { DT_WALK_CALLBACK, DT_WALK_PACK, DT_WALK_UNPACK };
 struct dt_walker {
     dt_blocks_fn blocks;
+    int mode;                /* DT_WALK_PACK/UNPACK: flat sequences are copied inline, not via `blocks` */
     char *cursor;            /* packed side of pack/unpack/external32 */
     char *origin;            /* user buffer (segments are relative to it) */
     mpcrt_dt_segment_t *segments;

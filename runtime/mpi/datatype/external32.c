@@ -217,7 +217,9 @@ static int pack_external(const char *fn, const char *datarep, const void *inbuf,
     int rc = external_common(fn, datarep, incount, datatype, position, true, &dt);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count bytes = incount * dt->ext32_size;
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(incount, dt->ext32_size, &bytes))
+        return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_COUNT, "%ld items overflow", (long)incount);
     if (*position < 0 || *position > outsize || bytes > outsize - *position)
         return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_TRUNCATE,
                                "%ld bytes do not fit at position %ld of a %ld-byte buffer", (long)bytes,
@@ -240,7 +242,9 @@ static int unpack_external(const char *fn, const char *datarep, const void *inbu
     int rc = external_common(fn, datarep, outcount, datatype, position, true, &dt);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count bytes = outcount * dt->ext32_size;
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(outcount, dt->ext32_size, &bytes))
+        return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_COUNT, "%ld items overflow", (long)outcount);
     if (*position < 0 || *position > insize || bytes > insize - *position)
         return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_TRUNCATE,
                                "%ld bytes to unpack but only %ld remain after position %ld", (long)bytes,
@@ -307,7 +311,8 @@ static int pack_external_size(const char *fn, const char *datarep, MPI_Count inc
         return rc;
     if (!size)
         return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_ARG, "size is NULL");
-    *size = incount * dt->ext32_size;
+    if (__builtin_mul_overflow(incount, dt->ext32_size, size))
+        return mpcrt_mpi_error(DT_ERR_COMM, fn, MPI_ERR_COUNT, "%ld items overflow", (long)incount);
     return MPI_SUCCESS;
 }
 

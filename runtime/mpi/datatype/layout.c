@@ -162,11 +162,13 @@ int mpcrt_dt_node_sequence(mpcrt_dt_arena_t **arena, const mpcrt_dt_node_t *part
     if (!offset)
         return -ENOMEM;
     MPI_Count total = 0;
+    bool flat = true;
     for (size_t i = 0; i < len; i++) {
         offset[i] = total;
         total += mpcrt_dt_node_total(&seq[i]);
+        flat = flat && is_block(&seq[i]) && seq[i].count == 1;
     }
     *out = (mpcrt_dt_node_t){.count = 1, .iter_size = total, .nchildren = (uint32_t)len, .elem = MPCRT_DT_MIXED,
-                             .children = seq, .child_offset = offset};
+                             .node_flags = flat ? MPCRT_DT_NODE_FLAT : 0, .children = seq, .child_offset = offset};
     return 0;
 }

@@ -429,6 +429,57 @@ static void large_vector_matches_a_loop(void **state)
     free(out);
 }
 
+/* mpcrt_datatype_copy from one layout into another equals pack-then-unpack, whole or in windows. */
+static void check_copy(MPI_Datatype st, int scount, MPI_Datatype rt, int rcount)
+{
+    const mpcrt_datatype_t *sdt = mpcrt_datatype_get(st), *rdt = mpcrt_datatype_get(rt);
+    MPI_Count total = scount * sdt->size;
+    assert_int_equal(total, rcount * rdt->size);
+    test_buf_t src = test_buf(1 << 14, 99), ref = test_buf(1 << 14, 0), dst = test_buf(1 << 14, 0);
+    test_buf_zero(&ref);
+    char *packed = malloc((size_t)total);
+    assert_int_equal(mpcrt_datatype_pack(sdt, src.origin, scount, 0, total, packed), total);
+    assert_int_equal(mpcrt_datatype_unpack(rdt, ref.origin, rcount, 0, total, packed), total);
+    const MPI_Count windows[] = {total, 1, 3, 8, 13, 100};
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        test_buf_zero(&dst);
+        for (MPI_Count at = 0; at < total; at += windows[w]) {
+            MPI_Count len = total - at < windows[w] ? total - at : windows[w];
+            assert_int_equal(mpcrt_datatype_copy(sdt, src.origin, scount, rdt, dst.origin, rcount, at, len), len);
+        }
+        assert_memory_equal(dst.mem, ref.mem, 2 * dst.margin);
+    }
+    free(packed);
+    free(src.mem);
+    free(ref.mem);
+    free(dst.mem);
+}
+
+static void typed_copies_equal_pack_then_unpack(void **state)
+{
+    (void)state;
+    MPI_Datatype v, idx, s, c, many;
+    MPI_Type_vector(4, 3, 5, MPI_DOUBLE, &v); /* 12 doubles */
+    const int bl[] = {5, 7, 12}, disp[] = {-3, 10, 30};
+    MPI_Type_indexed(3, bl, disp, MPI_DOUBLE, &idx); /* 24 doubles */
+    int sbl[] = {1, 2};
+    MPI_Aint sdisp[] = {0, 24};
+    MPI_Datatype stypes[] = {MPI_DOUBLE, MPI_DOUBLE};
+    MPI_Type_create_struct(2, sbl, sdisp, stypes, &s); /* 3 doubles with a gap */
+    MPI_Type_contiguous(24, MPI_DOUBLE, &c);
+    MPI_Type_vector(200, 1, 2, MPI_DOUBLE, &many); /* more segments than a batch */
+    check_copy(v, 2, idx, 1);
+    check_copy(idx, 1, v, 2);
+    check_copy(s, 8, v, 2);
+    check_copy(v, 2, c, 1);  /* contiguous receiver */
+    check_copy(c, 1, s, 8);  /* contiguous sender */
+    check_copy(c, 1, c, 1);
+    check_copy(many, 3, many, 3);
+    MPI_Datatype all[] = {v, idx, s, c, many};
+    for (int i = 0; i < 5; i++)
+        MPI_Type_free(&all[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +497,7 @@ int main(void)
         cmocka_unit_test(bottom_with_absolute_addresses),
         cmocka_unit_test(pack_appends_at_position),
         cmocka_unit_test(large_vector_matches_a_loop),
+        cmocka_unit_test(typed_copies_equal_pack_then_unpack),
     };
     return cmocka_run_group_tests(tests, mpi_setup, mpi_teardown);
 }
