@@ -112,21 +112,21 @@ int mpcrt_attr_set(mpcrt_attr_t **list, mpcrt_obj_kind_t kind, int object, int k
         /* A new value replaces the old one after the old one's delete callback (MPI 4.0 section 7.7.2);
          * if the callback fails, the set fails and the old value stays. */
         void *old = e->value;
-        mpcrt_object_retain(&kv->obj);
+        mpcrt_keyval_retain(kv);
         mpcrt_attr_unlock(r);
         int rc = call_delete(kv, object, old);
         mpcrt_attr_lock(r);
         if (rc == MPI_SUCCESS && (e = find(*list, kv)))
             e->value = value;
         mpcrt_attr_unlock(r);
-        mpcrt_object_release(&kv->obj);
+        mpcrt_keyval_release(kv);
         if (rc != MPI_SUCCESS || e) {
             free(fresh);
             return rc;
         }
         mpcrt_attr_lock(r); /* the callback deleted the attribute itself: set it anew */
     }
-    mpcrt_object_retain(&kv->obj); /* the attribute's reference */
+    mpcrt_keyval_retain(kv); /* the attribute's reference */
     fresh->keyval = kv;
     fresh->value = value;
     fresh->next = *list;
@@ -158,7 +158,7 @@ static int delete_entry(mpcrt_attr_rank_t *r, mpcrt_attr_t **list, mpcrt_attr_t 
 {
     mpcrt_keyval_t *kv = e->keyval;
     void *value = e->value;
-    mpcrt_object_retain(&kv->obj);
+    mpcrt_keyval_retain(kv);
     mpcrt_attr_unlock(r);
     int rc = call_delete(kv, object, value);
     if (rc == MPI_SUCCESS) {
@@ -167,10 +167,10 @@ static int delete_entry(mpcrt_attr_rank_t *r, mpcrt_attr_t **list, mpcrt_attr_t 
         mpcrt_attr_unlock(r);
         if (unlinked) {
             free(e);
-            mpcrt_object_release(&kv->obj); /* the attribute's reference */
+            mpcrt_keyval_release(kv); /* the attribute's reference */
         }
     }
-    mpcrt_object_release(&kv->obj);
+    mpcrt_keyval_release(kv);
     return rc;
 }
 
@@ -228,7 +228,7 @@ int mpcrt_attr_copy_all(mpcrt_attr_t **from, mpcrt_attr_t **to, int old_object)
     int i = n;
     for (mpcrt_attr_t *e = *from; e; e = e->next) {
         snapshot[--i] = *e;
-        mpcrt_object_retain(&e->keyval->obj);
+        mpcrt_keyval_retain(e->keyval);
     }
     mpcrt_attr_unlock(r);
 
@@ -242,7 +242,7 @@ int mpcrt_attr_copy_all(mpcrt_attr_t **from, mpcrt_attr_t **to, int old_object)
             if (rc == MPI_SUCCESS && flag) {
                 mpcrt_attr_t *copy = malloc(sizeof *copy);
                 if (copy) {
-                    mpcrt_object_retain(&kv->obj);
+                    mpcrt_keyval_retain(kv);
                     *copy = (mpcrt_attr_t){NULL, kv, out};
                     mpcrt_attr_lock(r);
                     copy->next = *to;
@@ -253,7 +253,7 @@ int mpcrt_attr_copy_all(mpcrt_attr_t **from, mpcrt_attr_t **to, int old_object)
                 }
             }
         }
-        mpcrt_object_release(&kv->obj); /* the snapshot's reference */
+        mpcrt_keyval_release(kv); /* the snapshot's reference */
     }
     free(snapshot);
     return rc;

@@ -24,7 +24,14 @@
 struct mpcrt_comm;
 
 /* A keyval: process-wide object with an indirect handle of kind MPCRT_OBJ_KEYVAL. The predefined keys
- * (MPI_TAG_UB..., MPI_WIN_BASE...) are builtin handles that are not in the table: api_attr.c answers them. */
+ * (MPI_TAG_UB..., MPI_WIN_BASE...) are builtin handles that are not in the table: api_attr.c answers them.
+ *
+ * Lifetime (MPI 4.0 section 7.7.2: freeing a keyval does not disturb the attributes that use it): the
+ * handle holds the object's only reference, and stays registered until the keyval is freed *and* no
+ * attribute uses it any more, so its value is not reused while attributes (and their callbacks) still
+ * pass it around. Until then the freed handle still works, as in MPICH, whose tests rely on it: freeing it
+ * again is a no-op (keyval_double_free* free a keyval from inside its own delete callback), and deleting
+ * the attributes through it works (fkeyval* delete them from MPI_COMM_WORLD after freeing the keyval). */
 typedef struct mpcrt_keyval {
     mpcrt_object_t obj;
     mpcrt_obj_kind_t object_kind; /* MPCRT_OBJ_COMM, MPCRT_OBJ_DATATYPE or MPCRT_OBJ_WIN */
@@ -34,6 +41,7 @@ typedef struct mpcrt_keyval {
     MPI_Comm_delete_attr_function *delete_fn;
     void *extra_state;
     int handle; /* what callbacks receive as keyval, even after MPI_*_free_keyval */
+    _Atomic unsigned uses; /* 2 x (attributes and callbacks in flight) + 1 once the program freed it */
 } mpcrt_keyval_t;
 
 /* One attribute; an attribute holds a reference to its keyval (MPI_*_free_keyval does not invalidate
@@ -44,8 +52,12 @@ typedef struct mpcrt_attr {
     void *value;
 } mpcrt_attr_t;
 
-/* The live keyval named by handle if it was made for objects of `kind`; NULL otherwise (MPI_ERR_KEYVAL). */
+/* The keyval named by a live handle if it was made for objects of `kind`; NULL otherwise (MPI_ERR_KEYVAL). */
 mpcrt_keyval_t *mpcrt_keyval_get(int handle, mpcrt_obj_kind_t kind);
+/* An attribute (or a callback in flight) starts or stops using kv; the last release of a freed keyval
+ * frees its handle. */
+void mpcrt_keyval_retain(mpcrt_keyval_t *kv);
+void mpcrt_keyval_release(mpcrt_keyval_t *kv);
 
 /* Operations on one attribute list of the calling rank. `object` is the handle given to callbacks. Each
  * returns MPI_SUCCESS or an error code for the API layer to raise: MPI_ERR_KEYVAL, MPI_ERR_NO_MEM,

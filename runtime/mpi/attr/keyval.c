@@ -1,7 +1,7 @@
 /* Keyvals: creation and freeing for communicators, datatypes and windows (windows' keyvals exist before
  * windows do), the MPI-1 names, and MPIR_Dup_fn, the function behind the MPI_*_DUP_FN macros (the MPICH ABI
- * exports it under that name). A keyval is a process-wide object; each attribute using it holds a
- * reference, so MPI_*_free_keyval only invalidates the handle (MPI 4.0 section 7.7.2). */
+ * exports it under that name). A keyval is a process-wide object; its handle lives until it is freed and
+ * no attribute uses it (attr.h). */
 #include "attr_internal.h"
 
 #include <stdlib.h>
@@ -26,6 +26,20 @@ mpcrt_keyval_t *mpcrt_keyval_get(int handle, mpcrt_obj_kind_t kind)
 {
     mpcrt_keyval_t *kv = (mpcrt_keyval_t *)mpcrt_handle_lookup(MPCRT_OBJ_KEYVAL, handle);
     return kv && kv->object_kind == kind ? kv : NULL;
+}
+
+void mpcrt_keyval_retain(mpcrt_keyval_t *kv)
+{
+    /* relaxed: the caller already holds a use (an attribute) or got kv from a live handle. */
+    atomic_fetch_add_explicit(&kv->uses, 2u, memory_order_relaxed);
+}
+
+void mpcrt_keyval_release(mpcrt_keyval_t *kv)
+{
+    /* acq_rel: every use happens before the handle is freed (and the object destroyed). Freed with no use
+     * left (3 = one use + the freed bit): this was the last one. */
+    if (atomic_fetch_sub_explicit(&kv->uses, 2u, memory_order_acq_rel) == 3u)
+        mpcrt_handle_free(MPCRT_OBJ_KEYVAL, kv->handle);
 }
 
 static int create(const char *fn, mpcrt_obj_kind_t kind, MPI_Comm_copy_attr_function *copy_fn,
@@ -60,7 +74,10 @@ static int free_keyval(const char *fn, mpcrt_obj_kind_t kind, int *keyval)
                                    ? "the predefined keyval 0x%x cannot be freed"
                                    : "invalid keyval 0x%x (freed, never created, or made for another kind of object)",
                                (unsigned)*keyval);
-    mpcrt_handle_free(MPCRT_OBJ_KEYVAL, *keyval); /* attributes keep the object alive */
+    /* acq_rel: as in mpcrt_keyval_release. Unused: the handle goes now; else with the last attribute. A
+     * keyval already freed but still in use: nothing to do. */
+    if (atomic_fetch_or_explicit(&kv->uses, 1u, memory_order_acq_rel) == 0)
+        mpcrt_handle_free(MPCRT_OBJ_KEYVAL, kv->handle);
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
