@@ -75,6 +75,13 @@ int mpcrt_comm_rank(mpcrt_comm_t *comm)
 static void destroy_comm(mpcrt_object_t *obj)
 {
     mpcrt_comm_t *c = (mpcrt_comm_t *)obj;
+    /* Attributes were deleted by each member's MPI_Comm_free; handlers and hints are only referenced (the
+     * member slots are indexed by the group: before the group goes). */
+    for (int r = 0; c->members && r < c->group->size; r++) {
+        mpcrt_errhandler_release(atomic_load_explicit(&c->members[r].errhandler, memory_order_relaxed));
+        mpcrt_info_release(c->members[r].hints);
+    }
+    free(c->members);
     mpcrt_object_release(&c->group->obj);
     if (c->remote_group)
         mpcrt_object_release(&c->remote_group->obj);
@@ -82,12 +89,6 @@ static void destroy_comm(mpcrt_object_t *obj)
         mpcrt_object_release(&c->bridge->obj);
     if (c->topo)
         mpcrt_object_release(c->topo);
-    /* Attributes were deleted by each member's MPI_Comm_free; handlers and hints are only referenced. */
-    for (int r = 0; c->members && r < c->group->size; r++) {
-        mpcrt_errhandler_release(atomic_load_explicit(&c->members[r].errhandler, memory_order_relaxed));
-        mpcrt_info_release(c->members[r].hints);
-    }
-    free(c->members);
     free(c->contributions);
     free(c);
 }
