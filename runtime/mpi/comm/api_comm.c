@@ -56,8 +56,10 @@ int PMPI_Barrier(MPI_Comm handle)
 {
     mpcrt_comm_t *comm;
     int rc = check_comm("MPI_Barrier", handle, &comm);
-    if (rc == MPI_SUCCESS && mpcrt_comm_size(comm) > 1)
-        mpcrt_comm_rendezvous(comm, mpcrt_comm_rank(comm), NULL);
+    /* An intercommunicator's barrier waits for both groups: its members meet in the pair's bridge. */
+    mpcrt_comm_t *meet = rc == MPI_SUCCESS && comm->bridge ? comm->bridge : comm;
+    if (rc == MPI_SUCCESS && mpcrt_comm_size(meet) > 1)
+        mpcrt_comm_rendezvous(meet, mpcrt_comm_rank(meet), NULL);
     return rc;
 }
 MPCRT_PMPI_ALIAS(Barrier)

@@ -173,7 +173,8 @@ static int build_selection(const char *fn, mpcrt_group_t *g, int n, const int ra
             if (!taken[r])
                 (*keep)[(*nkeep)++] = r;
     } else if (rc == MPI_SUCCESS) {
-        memcpy(*keep, ranks, sizeof(int) * (size_t)n);
+        if (n > 0)
+            memcpy(*keep, ranks, sizeof(int) * (size_t)n);
         *nkeep = n;
     }
     free(taken);

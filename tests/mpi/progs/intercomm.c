@@ -135,6 +135,24 @@ int main(int argc, char **argv)
 
     check_pt2pt(inter, side);
 
+    /* The barrier of an intercommunicator waits for both groups: the odds leave only after every even
+     * rank has entered (each even rank sends a message before entering; it must be there after it). */
+    MPI_Request sent = MPI_REQUEST_NULL;
+    if (side == 0 && nodd > 0)
+        MPI_Isend(&rank, 1, MPI_INT, 0, 99, inter, &sent);
+    MPI_Barrier(inter);
+    if (side == 1 && r == 0) {
+        for (int i = 0; i < neven; i++) {
+            int flag2 = 0;
+            MPI_Iprobe(i, 99, inter, &flag2, MPI_STATUS_IGNORE);
+            CHECK(flag2);
+            int v;
+            MPI_Recv(&v, 1, MPI_INT, i, 99, inter, MPI_STATUS_IGNORE);
+            CHECK(v == 2 * i);
+        }
+    }
+    MPI_Wait(&sent, MPI_STATUS_IGNORE);
+
     check_merge(inter, side, 0, 1, rank, size); /* evens low: evens first */
     check_merge(inter, side, 1, 0, rank, size); /* evens high: odds first */
     check_merge(inter, side, 0, 0, rank, size);
