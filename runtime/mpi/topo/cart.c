@@ -254,11 +254,18 @@ int PMPI_Cart_sub(MPI_Comm handle, const int remain_dims[], MPI_Comm *newcomm)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null argument");
     /* The members sharing the dropped coordinates form one subgrid (color: those coordinates in row-major
      * order); ordering by old rank is row-major order over the kept ones. */
-    int me = mpcrt_comm_rank(comm), coords[t->cart.ndims + 1], color = 0;
+    int me = mpcrt_comm_rank(comm), coords[t->cart.ndims + 1], color = 0, kept = 0;
     mpcrt_cart_coords(t, me, coords);
-    for (int d = 0; d < t->cart.ndims; d++)
+    for (int d = 0; d < t->cart.ndims; d++) {
         if (!remain_dims[d])
             color = color * t->cart.dims[d] + coords[d];
+        kept += remain_dims[d] != 0;
+    }
+    /* No dimension kept: a zero-dimensional topology (MPI 4.0 section 8.5.7), which, as from
+     * MPI_Cart_create with ndims = 0, has one process: rank 0 gets it, the others MPI_COMM_NULL (as in
+     * MPICH, whose test cartsuball checks it). */
+    if (kept == 0)
+        color = me == 0 ? 0 : MPI_UNDEFINED;
     sub_t sub = {t, remain_dims};
     return mpcrt_topo_create(fn, handle, color, me, NULL, build_sub, &sub, newcomm);
 }

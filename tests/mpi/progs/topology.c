@@ -28,6 +28,12 @@ static void check_dims(void)
     int prime[3] = {0, 0, 0};
     MPI_Dims_create(453420, 3, prime); /* 229 is a prime factor above the cube root */
     CHECK(prime[0] == 229 && prime[1] == 45 && prime[2] == 44);
+    int tie[3] = {0, 0, 0};
+    MPI_Dims_create(5040, 3, tie); /* spread 6 either way: the larger smallest dimension wins */
+    CHECK(tie[0] == 21 && tie[1] == 16 && tie[2] == 15);
+    int spread[3] = {0, 0, 0};
+    MPI_Dims_create(453468, 3, spread); /* spread 40, against 44 for 106 x 69 x 62 */
+    CHECK(spread[0] == 93 && spread[1] == 92 && spread[2] == 53);
     int all_fixed[2] = {2, 3};
     CHECK(MPI_Dims_create(6, 2, all_fixed) == MPI_SUCCESS && all_fixed[0] == 2 && all_fixed[1] == 3);
     CHECK(MPI_Dims_create(1, 0, NULL) == MPI_SUCCESS);
@@ -93,11 +99,16 @@ static void check_cart(int rank, int size)
     MPI_Comm_free(&row);
     int keep_none[2] = {0, 0};
     MPI_Comm point;
-    MPI_Cart_sub(cart, keep_none, &point);
-    MPI_Comm_size(point, &n);
-    MPI_Cartdim_get(point, &ndims);
-    CHECK(n == 1 && ndims == 0);
-    MPI_Comm_free(&point);
+    MPI_Cart_sub(cart, keep_none, &point); /* zero dimensions: rank 0 only, as MPI_Cart_create makes it */
+    CHECK((point == MPI_COMM_NULL) == (rank != 0));
+    if (point != MPI_COMM_NULL) {
+        int result;
+        MPI_Comm_size(point, &n);
+        MPI_Cartdim_get(point, &ndims);
+        MPI_Comm_compare(point, MPI_COMM_SELF, &result);
+        CHECK(n == 1 && ndims == 0 && result == MPI_CONGRUENT);
+        MPI_Comm_free(&point);
+    }
 
     /* A duplicate keeps the topology. */
     MPI_Comm dup;
