@@ -54,6 +54,9 @@ static void argument_errors(MPI_Comm comm, int me, int n)
     /* Buffers. */
     CHECK_CLASS(MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER);
     CHECK_CLASS(MPI_Alltoall(a, 1, MPI_INT, a, 1, MPI_INT, comm), MPI_ERR_BUFFER);
+    int *all = calloc((size_t)n, sizeof(int));
+    CHECK_CLASS(MPI_Allgather(&all[me], 1, MPI_INT, all, 1, MPI_INT, comm), MPI_ERR_BUFFER); /* own block */
+    free(all);
     CHECK_CLASS(MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, comm), MPI_ERR_BUFFER);
     CHECK_CLASS(MPI_Bcast(NULL, 1, MPI_INT, 0, comm), MPI_ERR_BUFFER);
     CHECK_CLASS(MPI_Allreduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER);

@@ -10,7 +10,8 @@ int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
     if (rc)
         return rc;
     if ((*comm)->remote_group) /* intercommunicator collectives come with a later version */
-        return mpcrt_mpi_unsupported(handle, fn);
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_UNSUPPORTED_OPERATION,
+                               "%s on an intercommunicator is not implemented in this version of mpcrt", fn);
     return MPI_SUCCESS;
 }
 

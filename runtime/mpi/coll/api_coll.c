@@ -76,6 +76,18 @@ static int check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Coun
     return coll_check_buffer(fn, handle, buf, count, *dt, what);
 }
 
+/* The send buffer may be neither the receive buffer nor the caller's own block of it (MPI_IN_PLACE is the
+ * way to say that the data is already there). */
+static int check_own_block(const char *fn, MPI_Comm handle, const void *sendbuf, const mpcrt_coll_blocks_t *b,
+                           int me)
+{
+    coll_view_t own = coll_block(b, me);
+    int rc = coll_check_alias(fn, handle, sendbuf, b->buf);
+    if (rc == MPI_SUCCESS && coll_view_bytes(&own) > 0)
+        rc = coll_check_alias(fn, handle, sendbuf, own.buf);
+    return rc;
+}
+
 static int finish(const char *fn, MPI_Comm handle, int rc)
 {
     return rc == MPI_SUCCESS ? MPI_SUCCESS : coll_raise(fn, handle, rc);
@@ -126,7 +138,7 @@ static int gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_
     if (me == root) {
         if ((rc = describe_blocks(fn, handle, n, recvbuf, recvcount, v, recvtype, "receive buffer", &recv)))
             return rc;
-        if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+        if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = check_own_block(fn, handle, sendbuf, &recv, me)))
             return rc;
     }
     return finish(fn, handle, mpcrt_coll_gather(comm, sendbuf, sendcount, sdt, &recv, root));
@@ -185,7 +197,7 @@ static int scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, con
     if (me == root) {
         if ((rc = describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, v, sendtype, "send buffer", &send)))
             return rc;
-        if (!in_place && recvcount > 0 && rdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+        if (!in_place && recvcount > 0 && rdt->size > 0 && (rc = check_own_block(fn, handle, recvbuf, &send, me)))
             return rc;
     }
     return finish(fn, handle, mpcrt_coll_scatter(comm, &send, recvbuf, recvcount, rdt, root));
@@ -242,7 +254,8 @@ static int allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, M
     if ((rc = describe_blocks(fn, handle, mpcrt_comm_size(comm), recvbuf, recvcount, v, recvtype, "receive buffer",
                               &recv)))
         return rc;
-    if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
+    if (!in_place && sendcount > 0 && sdt->size > 0 &&
+        (rc = check_own_block(fn, handle, sendbuf, &recv, mpcrt_comm_rank(comm))))
         return rc;
     return finish(fn, handle, mpcrt_coll_allgather(comm, sendbuf, sendcount, sdt, &recv));
 }
