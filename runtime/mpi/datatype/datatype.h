@@ -164,8 +164,10 @@ typedef struct {
 MPI_Count mpcrt_datatype_segments(const mpcrt_datatype_t *dt, MPI_Count count, MPI_Count first, MPI_Count len,
                                   mpcrt_dt_segment_t *segments, int max_segments, int *nsegments);
 
-/* Number of complete basic elements in the first `bytes` bytes of the packed stream of dt (MPI_Get_elements
- * semantics), and the inverse: the stream length of the first `elements` basic elements. */
+/* Number of basic elements in the first `bytes` bytes of the packed stream of dt (MPI_Get_elements), or
+ * MPI_UNDEFINED when the bytes end inside an element (the data did not match the type's signature: MPI 4.0
+ * makes MPI_Get_elements agree with MPI_Get_count on basic types, as MPICH does since 4.1); -1 if out of
+ * memory. And the inverse: the stream length of the first `elements` basic elements. */
 MPI_Count mpcrt_datatype_elements_in(const mpcrt_datatype_t *dt, MPI_Count bytes);
 MPI_Count mpcrt_datatype_bytes_of_elements(const mpcrt_datatype_t *dt, MPI_Count elements);
 

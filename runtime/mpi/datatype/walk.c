@@ -298,15 +298,19 @@ MPI_Count mpcrt_datatype_segments(const mpcrt_datatype_t *dt, MPI_Count count, M
 
 /* ------------------------------------------------------------------ elements */
 
-/* Counts the complete elements in the walked prefix (typed layout: one element type per block). */
+/* Counts the elements in the walked prefix (typed layout: one element type per block); a prefix that ends
+ * inside an element is marked in `bytes`. */
 static MPI_Count count_elements(dt_walker_t *w, char *first, MPI_Count len, MPI_Count n, MPI_Aint stride,
                                 unsigned elem)
 {
     (void)first;
     (void)stride;
     unsigned size = elem < (unsigned)mpcrt_dt_nbasic ? mpcrt_dt_basic_info[elem].size : 0;
-    if (size)
+    if (size) {
         w->counter += n * (len / size);
+        if (len % size)
+            w->bytes = -1;
+    }
     return n;
 }
 
@@ -315,7 +319,7 @@ MPI_Count mpcrt_datatype_elements_in(const mpcrt_datatype_t *dt, MPI_Count bytes
     if (dt->size == 0 || bytes <= 0)
         return 0;
     if (dt->elem_size)
-        return bytes / dt->elem_size;
+        return bytes % dt->elem_size ? MPI_UNDEFINED : bytes / dt->elem_size;
     MPI_Count whole = bytes / dt->size, rest = bytes % dt->size;
     MPI_Count elements = whole * dt->nelements;
     if (rest) {
@@ -324,6 +328,8 @@ MPI_Count mpcrt_datatype_elements_in(const mpcrt_datatype_t *dt, MPI_Count bytes
             return -1;
         dt_walker_t w = {.blocks = count_elements};
         mpcrt_dt_walk(typed, mpcrt_datatype_extent(dt), NULL, 1, 0, rest, &w);
+        if (w.bytes < 0)
+            return MPI_UNDEFINED;
         elements += w.counter;
     }
     return elements;

@@ -480,6 +480,32 @@ static void typed_copies_equal_pack_then_unpack(void **state)
         MPI_Type_free(&all[i]);
 }
 
+/* MPI_Type_free while an operation still holds the type (an MPI_Isend would): the handle dies at once, the
+ * object lives until the operation releases it (ASan checks the use after the free). */
+static void freed_type_lives_while_retained(void **state)
+{
+    (void)state;
+    long live = mpcrt_handle_count(MPCRT_OBJ_DATATYPE);
+    MPI_Datatype inner, t;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &inner);
+    MPI_Type_contiguous(2, inner, &t);
+    MPI_Type_commit(&t);
+    mpcrt_datatype_t *dt = mpcrt_datatype_get(t);
+    mpcrt_datatype_retain(dt); /* the pending operation's reference */
+    MPI_Datatype handle = t;
+    MPI_Type_free(&t);
+    MPI_Type_free(&inner);
+    assert_null(mpcrt_datatype_get(handle));
+    assert_int_equal(mpcrt_handle_count(MPCRT_OBJ_DATATYPE), live);
+    int src[20], out[6];
+    for (int i = 0; i < 20; i++)
+        src[i] = i;
+    assert_int_equal(mpcrt_datatype_pack(dt, src, 1, 0, 24, out), 24);
+    const int expect[] = {0, 2, 4, 5, 7, 9}; /* the vector's extent is 5 ints */
+    assert_memory_equal(out, expect, sizeof expect);
+    mpcrt_datatype_release(dt); /* the operation completes: the type and its inner type go */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,6 +524,7 @@ int main(void)
         cmocka_unit_test(pack_appends_at_position),
         cmocka_unit_test(large_vector_matches_a_loop),
         cmocka_unit_test(typed_copies_equal_pack_then_unpack),
+        cmocka_unit_test(freed_type_lives_while_retained),
     };
     return cmocka_run_group_tests(tests, mpi_setup, mpi_teardown);
 }
