@@ -1,14 +1,16 @@
 #!/bin/sh
-# check_prototypes.sh -- every function our <mpi.h> declares must have MPICH's signature.
+# check_prototypes.sh -- the functions the datatype engine defines are declared by our <mpi.h> with
+# MPICH's signatures.
 #
-# Usage: check_prototypes.sh <mpcrt-include-dir>
+# Usage: check_prototypes.sh <mpcrt-include-dir> <runtime/mpi/datatype dir>
 #
-# For each MPI_x / PMPI_x declared in our header, MPICH's declaration (from mpi_proto.h) is appended to a
-# file that includes our header; the C compiler rejects any difference ("conflicting types"), parameter
-# names aside. tests/abi/check_mpich_abi.sh covers constants and layouts; this covers the growing list of
-# prototypes without having to list them. Exit: 0 ok, 1 mismatch, 77 MPICH header absent.
+# For each PMPI_x defined under the datatype directory (and its MPI_x alias), our headers must declare it,
+# and MPICH's declaration (from its mpi_proto.h), appended to a file that includes our header, must compile:
+# the C compiler rejects any difference ("conflicting types"), parameter names aside.
+# Exit: 0 ok, 1 mismatch or missing declaration, 77 MPICH header absent.
 set -u
 OURS=$1
+SOURCES=$2
 MPICH=${MPICH_INCLUDE_DIR:-/usr/include/x86_64-linux-gnu/mpich}
 CC=${CC:-cc}
 if [ ! -f "$MPICH/mpi_proto.h" ]; then
@@ -18,9 +20,17 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpcrt-proto.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-# Names of the functions we declare (lines that start a declaration: a return type, then the name).
-grep -oE '^(int|double|MPI_Aint) P?MPI_[A-Za-z0-9_]+\(' "$OURS/mpi.h" | sed -E 's/^[A-Za-z_]+ //; s/\($//' |
-    sort -u >"$TMP/names"
+# Names of the functions the engine defines, MPI_ and PMPI_.
+grep -ohE '^(int|double|MPI_Aint) PMPI_[A-Za-z0-9_]+\(' "$SOURCES"/*.c | sed -E 's/^[A-Za-z_]+ P//; s/\($//' |
+    sort -u >"$TMP/mpi_names"
+sed 's/^/P/' "$TMP/mpi_names" | cat - "$TMP/mpi_names" | sort -u >"$TMP/names"
+missing_decl=0
+while read -r name; do
+    if ! cat "$OURS/mpi.h" "$OURS"/mpcrt/*.h 2>/dev/null | grep -qE "(^|[^A-Za-z0-9_])$name\("; then
+        echo "FAIL: $name is defined by the engine but not declared in $OURS/mpi.h"
+        missing_decl=1
+    fi
+done <"$TMP/names"
 
 # MPICH's declarations, one per line.
 awk '
@@ -42,7 +52,7 @@ missing=0
 while read -r name; do
     decl=$(awk -F '\t' -v n="$name" '$1 == n { print $2; exit }' "$TMP/mpich")
     if [ -z "$decl" ]; then
-        echo "FAIL: $name is declared in our mpi.h but not in MPICH's"
+        echo "FAIL: $name is defined by the engine but MPICH does not declare it"
         missing=1
         continue
     fi
@@ -53,5 +63,5 @@ if ! "$CC" -std=gnu11 -Wall -Werror -I"$OURS" -c -o "$TMP/probe.o" "$TMP/probe.c
     echo "FAIL: some prototypes differ from MPICH's (see the errors above)"
     exit 1
 fi
-[ $missing -eq 0 ] || exit 1
-echo "ok: $(wc -l <"$TMP/names") prototypes match MPICH's"
+[ $missing -eq 0 ] && [ $missing_decl -eq 0 ] || exit 1
+echo "ok: $(wc -l <"$TMP/names") prototypes of the datatype engine match MPICH's"
