@@ -19,6 +19,15 @@ int mpcrt_main(int argc, char **argv, char **envp, mpcrt_main_fn main_fn);
 /* Let other ranks or threads on this core run (a no-op when none is ready). */
 void mpcrt_yield(void);
 
+/* MPICH extensions that the MPICH 4.0.2 ABI exports (MPI 4.1 calls them MPI_Remove_error_*): delete a
+ * user-defined error string, code (its string goes too) or class (once it has no codes left). */
+int MPIX_Delete_error_string(int errorcode);
+int MPIX_Delete_error_code(int errorcode);
+int MPIX_Delete_error_class(int errorclass);
+int PMPIX_Delete_error_string(int errorcode);
+int PMPIX_Delete_error_code(int errorcode);
+int PMPIX_Delete_error_class(int errorclass);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
  * the same values, and nothing one rank adds changes another's MPI_LASTUSEDCODE. */
 #include "errhan.h"
 #include "../../threads/sched.h"
+#include "mpcrt.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -11,14 +12,18 @@
 #include <string.h>
 
 typedef struct {
-    int error_class; /* equal to the code itself for a class */
+    int error_class; /* equal to the code itself for a class; FREE_SLOT once deleted (MPIX_Delete_error_*) */
+    int ncodes;      /* classes: how many user codes have this class */
     char *text;      /* MPI_Add_error_string; NULL: none yet (the text is then empty) */
 } user_code_t;
 
+#define FREE_SLOT (-1)
+
 struct mpcrt_errcodes {
     mpcrt_mutex_t lock; /* the rank's threads may add and read concurrently (leaf lock) */
-    int count;          /* user codes and classes in use: MPCRT_FIRST_USER_CODE + i for i < count */
+    int count;          /* slots used so far: codes MPCRT_FIRST_USER_CODE + i for i < count */
     int capacity;
+    int first_free;     /* no free slot below this index (deleted slots are reused lowest first) */
     user_code_t *codes;
     int last_used; /* MPI_LASTUSEDCODE */
 };
@@ -58,7 +63,7 @@ static user_code_t *user_code(struct mpcrt_errcodes *t, int code)
     if (!t || code < MPCRT_FIRST_USER_CODE)
         return NULL;
     long index = (long)code - MPCRT_FIRST_USER_CODE;
-    return index < t->count ? &t->codes[index] : NULL;
+    return index < t->count && t->codes[index].error_class != FREE_SLOT ? &t->codes[index] : NULL;
 }
 
 int mpcrt_error_class_of(int code)
@@ -110,7 +115,8 @@ const int *mpcrt_error_last_used_ptr(void)
 }
 
 /* Adds a user code of class `cls` (-1: a new class, its own class) into *out. Returns MPI_SUCCESS or an
- * error class. */
+ * error class. The lowest free value is taken, so ranks that add (and delete) in the same order get the
+ * same values. */
 static int add_code(int cls, int *out)
 {
     struct mpcrt_errcodes *t = table(true);
@@ -118,7 +124,10 @@ static int add_code(int cls, int *out)
         return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
     mpcrt_mutex_lock(&t->lock);
-    if (t->count == t->capacity) {
+    int index = t->first_free;
+    while (index < t->count && t->codes[index].error_class != FREE_SLOT)
+        index++;
+    if (index == t->count && t->count == t->capacity) {
         int capacity = t->capacity ? 2 * t->capacity : 16;
         user_code_t *codes = realloc(t->codes, sizeof *codes * (size_t)capacity);
         if (codes) {
@@ -126,12 +135,19 @@ static int add_code(int cls, int *out)
             t->capacity = capacity;
         }
     }
-    if (t->count == t->capacity || t->count >= INT32_MAX - MPCRT_FIRST_USER_CODE) {
+    user_code_t *of_class = cls < 0 ? NULL : user_code(t, cls);
+    if (index == t->capacity || index >= INT32_MAX - MPCRT_FIRST_USER_CODE) {
         rc = MPI_ERR_NO_MEM;
     } else {
-        int code = MPCRT_FIRST_USER_CODE + t->count;
-        t->codes[t->count++] = (user_code_t){cls < 0 ? code : cls, NULL};
-        t->last_used = code;
+        int code = MPCRT_FIRST_USER_CODE + index;
+        t->codes[index] = (user_code_t){cls < 0 ? code : cls, 0, NULL};
+        if (index == t->count)
+            t->count++;
+        t->first_free = index + 1;
+        if (of_class)
+            of_class->ncodes++;
+        if (code > t->last_used)
+            t->last_used = code;
         *out = code;
     }
     mpcrt_mutex_unlock(&t->lock);
@@ -228,3 +244,71 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Error_string)
+
+/* ------------------------------------------------------------------ MPICH 4.0.2 extensions */
+
+/* MPIX_Delete_error_{string,code,class} (MPICH 4.0.2's ABI exports them; MPI 4.1 names them
+ * MPI_Remove_error_*): a deleted value may be given out again by the next MPI_Add_error_*. */
+typedef enum { DELETE_STRING, DELETE_CODE, DELETE_CLASS } delete_what_t;
+
+static int delete_user(const char *fn, int code, delete_what_t what)
+{
+    struct mpcrt_errcodes *t = table(false);
+    const char *problem = NULL;
+    if (!t)
+        return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "%d is not a user-defined error code", code);
+    mpcrt_mutex_lock(&t->lock);
+    user_code_t *u = user_code(t, code);
+    if (!u)
+        problem = "is not a user-defined error code or class";
+    else if (what == DELETE_CODE && u->error_class == code)
+        problem = "is an error class (MPIX_Delete_error_class)";
+    else if (what == DELETE_CLASS && u->error_class != code)
+        problem = "is an error code, not a class";
+    else if (what == DELETE_CLASS && u->ncodes > 0)
+        problem = "still has error codes";
+    if (!problem) {
+        free(u->text);
+        u->text = NULL;
+        if (what != DELETE_STRING) {
+            user_code_t *of_class = what == DELETE_CODE ? user_code(t, u->error_class) : NULL;
+            if (of_class)
+                of_class->ncodes--;
+            long index = u - t->codes;
+            u->error_class = FREE_SLOT;
+            if (index < t->first_free)
+                t->first_free = (int)index;
+            if (code == t->last_used) {
+                t->last_used = MPI_ERR_LASTCODE;
+                for (long i = index - 1; i >= 0; i--) {
+                    if (t->codes[i].error_class != FREE_SLOT) {
+                        t->last_used = MPCRT_FIRST_USER_CODE + (int)i;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    mpcrt_mutex_unlock(&t->lock);
+    if (problem)
+        return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "%d %s", code, problem);
+    return MPI_SUCCESS;
+}
+
+int PMPIX_Delete_error_string(int errorcode)
+{
+    return delete_user("MPIX_Delete_error_string", errorcode, DELETE_STRING);
+}
+#pragma weak MPIX_Delete_error_string = PMPIX_Delete_error_string
+
+int PMPIX_Delete_error_code(int errorcode)
+{
+    return delete_user("MPIX_Delete_error_code", errorcode, DELETE_CODE);
+}
+#pragma weak MPIX_Delete_error_code = PMPIX_Delete_error_code
+
+int PMPIX_Delete_error_class(int errorclass)
+{
+    return delete_user("MPIX_Delete_error_class", errorclass, DELETE_CLASS);
+}
+#pragma weak MPIX_Delete_error_class = PMPIX_Delete_error_class

@@ -5,6 +5,7 @@
  * the MPI-1 names. Built privatized: the callbacks record what they see in globals, one copy per rank. */
 #include "check_errors.h"
 
+#include <pthread.h>
 #include <string.h>
 
 enum { MAX_EVENTS = 64 };
@@ -329,10 +330,66 @@ static void mpi1_names(int rank)
     CHECK(flag == 1 && out == (void *)42);
 }
 
+/* MPI_THREAD_MULTIPLE: threads of one rank set, read and delete attributes on one communicator and add
+ * error codes at the same time; each thread's values stay its own and nothing is lost. */
+enum { THREADS = 4, ROUNDS = 300 };
+static MPI_Comm threads_comm;
+static int thread_codes[THREADS][ROUNDS], thread_class[THREADS];
+
+static void *attr_thread(void *arg)
+{
+    int t = (int)(MPI_Aint)arg, key, flag, cls;
+    void *got;
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    CHECK_OK(MPI_Add_error_class(&cls));
+    thread_class[t] = cls;
+    for (int i = 0; i < ROUNDS; i++) {
+        CHECK_OK(MPI_Comm_set_attr(threads_comm, key, (void *)(MPI_Aint)(t * ROUNDS + i)));
+        CHECK_OK(MPI_Comm_get_attr(threads_comm, key, &got, &flag));
+        CHECK(flag && got == (void *)(MPI_Aint)(t * ROUNDS + i));
+        CHECK_OK(MPI_Add_error_code(cls, &thread_codes[t][i]));
+        if (i % 3 == 0)
+            CHECK_OK(MPI_Comm_delete_attr(threads_comm, key));
+    }
+    CHECK_OK(MPI_Comm_free_keyval(&key));
+    return NULL;
+}
+
+static void threads(void)
+{
+    int provided;
+    MPI_Query_thread(&provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE);
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &threads_comm));
+    pthread_t tid[THREADS];
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&tid[t], NULL, attr_thread, (void *)(MPI_Aint)t) == 0);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(tid[t], NULL);
+    /* Every code is distinct and has its thread's class. */
+    int last = 0;
+    for (int t = 0; t < THREADS; t++) {
+        last = thread_class[t] > last ? thread_class[t] : last;
+        for (int i = 0; i < ROUNDS; i++) {
+            int cls;
+            CHECK_OK(MPI_Error_class(thread_codes[t][i], &cls));
+            CHECK(cls == thread_class[t]);
+            last = thread_codes[t][i] > last ? thread_codes[t][i] : last;
+            for (int u = 0; u < t; u++)
+                CHECK(thread_codes[u][i] != thread_codes[t][i]);
+        }
+    }
+    int *lastused, flag;
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &lastused, &flag));
+    CHECK(flag && *lastused == last);
+    CHECK_OK(MPI_Comm_free(&threads_comm)); /* the attributes left by the threads go without callbacks */
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
-    MPI_Init(&argc, &argv);
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -341,6 +398,7 @@ int main(int argc, char **argv)
     callback_failures();
     type_attributes(rank);
     mpi1_names(rank);
+    threads();
 
     /* At MPI_Finalize: MPI_COMM_SELF's attributes, newest first, then MPI_COMM_WORLD's; the keyvals may be
      * freed before. */

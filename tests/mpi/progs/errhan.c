@@ -4,6 +4,8 @@
  * communicator (MPI_COMM_SELF), user-defined classes, codes and strings, the deprecated MPI-1 names. */
 #include "check_errors.h"
 
+#include <mpcrt.h>
+
 #include <string.h>
 
 static int calls;
@@ -216,6 +218,29 @@ static void user_codes(int rank)
     if (rank != 0)
         MPI_Recv(root, 5, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK(memcmp(root, values, sizeof root) == 0);
+    /* MPICH's extensions delete strings, codes and classes; the lowest free value is reused. */
+    int *last, flag;
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last == code3);
+    CHECK_CLASS(MPIX_Delete_error_class(cls2), MPI_ERR_ARG); /* code2 still has class cls2 */
+    CHECK_CLASS(MPIX_Delete_error_code(cls2), MPI_ERR_ARG);  /* a class, not a code */
+    CHECK_CLASS(MPIX_Delete_error_class(code2), MPI_ERR_ARG); /* a code, not a class */
+    CHECK_CLASS(MPIX_Delete_error_string(MPI_ERR_TRUNCATE), MPI_ERR_ARG);
+    CHECK_OK(MPIX_Delete_error_string(cls2));
+    CHECK_OK(MPI_Error_string(cls2, text, &len));
+    CHECK(len == 0);
+    CHECK_OK(MPIX_Delete_error_code(code2));
+    CHECK_CLASS(MPI_Error_class(code2, &out), MPI_ERR_ARG);
+    CHECK_OK(MPIX_Delete_error_class(cls2));
+    CHECK_OK(MPIX_Delete_error_code(code3)); /* the largest: MPI_LASTUSEDCODE goes down */
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last == code1);
+    int again;
+    CHECK_OK(MPI_Add_error_class(&again));
+    CHECK(again == cls2);
+    CHECK_OK(MPI_Error_string(again, text, &len));
+    CHECK(len == 0); /* nothing left of the deleted class */
+    CHECK_OK(MPI_Add_error_code(again, &code2));
     /* A user handler gets the user code. */
     MPI_Errhandler eh;
     CHECK_OK(MPI_Comm_create_errhandler(count_handler, &eh));
