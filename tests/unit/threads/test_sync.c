@@ -6,7 +6,7 @@
 #if defined(__SANITIZE_THREAD__)
 enum { ULTS = 8, KTHREADS = 2, INCREMENTS = 2000 }; /* TSan makes every lock hand-off ~100x slower */
 #else
-enum { ULTS = 8, KTHREADS = 2, INCREMENTS = 20000 };
+enum { ULTS = 8, KTHREADS = 2, INCREMENTS = 5000 };
 #endif
 
 static mpcrt_mutex_t counter_lock = MPCRT_MUTEX_INITIALIZER;
