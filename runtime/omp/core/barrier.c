@@ -1,0 +1,99 @@
+/* The team barrier. Arrivals are cumulative over a region: barrier number g (counted from 0 by every
+ * thread) completes when n * (g + 1) threads have arrived and no explicit task of the team is pending;
+ * whoever observes both (an arriving thread, or the one that completes the last task) advances the
+ * generation with a CAS, so exactly one releases. Waiting threads run queued tasks (a barrier is a task
+ * scheduling point) and otherwise spin, then block. */
+#include "../omp_internal.h"
+
+static bool complete(omp_team_t *team, uint64_t gen)
+{
+    /* seq_cst loads: paired with the seq_cst arrival and task-completion updates, so the last of an
+     * arrival and a task completion always sees the other. */
+    return atomic_load(&team->bar_arrived) >= (uint64_t)team->nthreads * (gen + 1) &&
+           atomic_load(&team->tasks_pending) == 0;
+}
+
+static void try_release(omp_team_t *team, uint64_t gen)
+{
+    if (!complete(team, gen))
+        return;
+    uint64_t expected = gen;
+    /* release: the barrier's phase (everyone's writes before arriving) happens before every exit. */
+    if (atomic_compare_exchange_strong_explicit(&team->bar_gen, &expected, gen + 1, memory_order_acq_rel,
+                                                memory_order_relaxed))
+        omp_team_notify(team);
+}
+
+void omp_barrier_check(omp_team_t *team)
+{
+    if (team->nthreads > 1) {
+        uint64_t gen = atomic_load_explicit(&team->bar_gen, memory_order_acquire);
+        try_release(team, gen);
+    }
+    /* The master may wait for this in its join. */
+    omp_team_notify(team);
+}
+
+typedef struct {
+    omp_team_t *team;
+    uint64_t gen;
+    bool cancellable;
+} bar_wait_t;
+
+static bool bar_pred(void *arg)
+{
+    bar_wait_t *b = arg;
+    omp_team_t *team = b->team;
+    return atomic_load_explicit(&team->bar_gen, memory_order_acquire) > b->gen ||
+           atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0 || complete(team, b->gen) ||
+           (b->cancellable && atomic_load_explicit(&team->cancelled, memory_order_relaxed));
+}
+
+static bool tasks_pred(void *arg)
+{
+    omp_team_t *team = arg;
+    return atomic_load_explicit(&team->tasks_pending, memory_order_acquire) == 0 ||
+           atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0;
+}
+
+static bool barrier_wait(omp_thread_t *thr, bool cancellable)
+{
+    omp_team_t *team = thr->ts.team;
+    if (team->nthreads == 1) {
+        /* Only tasks can be pending (a detached one may wait for another thread's omp_fulfill_event). */
+        while (atomic_load_explicit(&team->tasks_pending, memory_order_acquire) > 0) {
+            if (!omp_task_run_one(thr, TQ_TEAM, NULL))
+                omp_team_wait(thr, team, tasks_pred, team);
+        }
+        return cancellable && atomic_load_explicit(&team->cancelled, memory_order_relaxed);
+    }
+    bar_wait_t b = {team, thr->ts.bar_gen, cancellable};
+    if (cancellable && atomic_load_explicit(&team->cancelled, memory_order_acquire))
+        return true;
+    atomic_fetch_add(&team->bar_arrived, 1); /* seq_cst: see complete() */
+    try_release(team, b.gen);
+    for (;;) {
+        if (atomic_load_explicit(&team->bar_gen, memory_order_acquire) > b.gen)
+            break;
+        if (cancellable && atomic_load_explicit(&team->cancelled, memory_order_acquire))
+            return true;
+        if (omp_task_run_one(thr, TQ_TEAM, NULL)) {
+            try_release(team, b.gen);
+            continue;
+        }
+        try_release(team, b.gen);
+        omp_team_wait(thr, team, bar_pred, &b);
+    }
+    thr->ts.bar_gen = b.gen + 1;
+    return cancellable && atomic_load_explicit(&team->cancelled, memory_order_acquire);
+}
+
+void omp_barrier(omp_thread_t *thr)
+{
+    barrier_wait(thr, false);
+}
+
+bool omp_barrier_cancel(omp_thread_t *thr)
+{
+    return barrier_wait(thr, true);
+}

@@ -1,0 +1,125 @@
+/* Start-up of the OpenMP layer and the per-thread state lookup. A thread's OpenMP state hangs off its ULT
+ * (slot MPCRT_ULT_SLOT_OMP) or, for a kernel thread that is not a ULT (a plain program's main thread, a
+ * user pthread), off a __thread pointer; both are created on first use as an initial thread. */
+#include "../omp_internal.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+omp_global_t omp_global;
+__thread omp_thread_t *omp_kthread_self __attribute__((tls_model("initial-exec")));
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_key_t kthread_key;
+/* Every live initial thread (ranks, the main thread, user pthreads): their teams stay reachable until
+ * they are released, and omp_pause_resource_all can find them. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static omp_thread_t *registry;
+
+static void registry_add(omp_thread_t *thr)
+{
+    pthread_mutex_lock(&registry_lock);
+    thr->registry_next = registry;
+    if (registry)
+        registry->registry_prev = thr;
+    registry = thr;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void omp_registry_remove(omp_thread_t *thr)
+{
+    pthread_mutex_lock(&registry_lock);
+    if (thr->registry_prev)
+        thr->registry_prev->registry_next = thr->registry_next;
+    else
+        registry = thr->registry_next;
+    if (thr->registry_next)
+        thr->registry_next->registry_prev = thr->registry_prev;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+_Noreturn void omp_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mpcrt (OpenMP): ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    abort();
+}
+
+void *omp_malloc_aligned(size_t align, size_t size)
+{
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+    void *p = NULL;
+    if (posix_memalign(&p, align, size ? size : 1) != 0)
+        omp_fatal("out of memory allocating %zu bytes", size);
+    return p;
+}
+
+/* A ULT that held OpenMP state is finishing: release its teams (workers have their own life cycle). */
+static void ult_exit_hook(mpcrt_ult_t *ult)
+{
+    omp_thread_t *thr = mpcrt_ult_slot(ult, MPCRT_ULT_SLOT_OMP);
+    if (thr && !thr->is_worker) {
+        mpcrt_ult_set_slot(ult, MPCRT_ULT_SLOT_OMP, NULL);
+        omp_thread_release(thr);
+    }
+}
+
+static void kthread_exit(void *arg)
+{
+    omp_thread_t *thr = arg;
+    if (thr) {
+        omp_kthread_self = NULL;
+        omp_thread_release(thr);
+    }
+}
+
+static void initialize(void)
+{
+    if (!mpcrt_sched_is_initialized()) {
+        int rc = mpcrt_sched_init();
+        if (rc != 0)
+            omp_fatal("cannot start the scheduler (error %d)", rc);
+    }
+    omp_env_init();
+    mpcrt_sched_add_ult_exit_hook(ult_exit_hook);
+    pthread_key_create(&kthread_key, kthread_exit);
+    if (omp_global.display_env)
+        omp_display_env_print(omp_global.display_env == 2);
+    mpcrt_log(MPCRT_LOG_OMP, "OpenMP layer ready: %u threads by default on %d VPs", omp_global.initial.nthreads,
+              mpcrt_sched_num_vps());
+}
+
+void omp_runtime_init(void)
+{
+    pthread_once(&init_once, initialize);
+}
+
+omp_thread_t *omp_self_slow(void)
+{
+    omp_runtime_init();
+    omp_thread_t *thr = omp_malloc_aligned(OMP_CACHE_LINE, sizeof *thr);
+    memset(thr, 0, sizeof *thr);
+    mpcrt_ult_t *u = mpcrt_ult_self();
+    thr->ult = u;
+    thr->vp = u ? mpcrt_ult_vp(u) : -1;
+    thr->ts.place = -1;
+    atomic_init(&thr->cg_own, 1);
+    thr->cg_busy = &thr->cg_own;
+    omp_team_init_initial(thr);
+    registry_add(thr);
+    if (u) {
+        mpcrt_ult_set_slot(u, MPCRT_ULT_SLOT_OMP, thr);
+    } else {
+        omp_kthread_self = thr;
+        pthread_setspecific(kthread_key, thr);
+    }
+    return thr;
+}

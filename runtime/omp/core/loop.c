@@ -1,0 +1,206 @@
+/* Worksharing loops. A loop is kept in iteration space: iterations 0..count-1, iteration i being
+ * start + i * incr, so signed (long) and unsigned (unsigned long long, counting up or down) loops share
+ * one scheduler. static: blocks (no chunk) or round-robin chunks, computed locally; dynamic: a shared
+ * counter taken chunk by chunk; guided: chunks proportional to what remains over the threads, at least
+ * the chunk size (OpenMP 5.1 section 2.11.4). */
+#include "../omp_internal.h"
+
+static uint64_t iteration_count(const omp_loop_desc_t *d)
+{
+    if (d->is_ull) {
+        if (d->up) {
+            if (d->ustart >= d->uend)
+                return 0;
+            uint64_t diff = d->uend - d->ustart, step = d->uincr;
+            return diff / step + (diff % step != 0);
+        }
+        if (d->ustart <= d->uend)
+            return 0;
+        uint64_t diff = d->ustart - d->uend, step = -d->uincr;
+        return diff / step + (diff % step != 0);
+    }
+    if (d->incr > 0) {
+        if (d->start >= d->end)
+            return 0;
+        uint64_t diff = (uint64_t)d->end - (uint64_t)d->start, step = (uint64_t)d->incr;
+        return diff / step + (diff % step != 0);
+    }
+    if (d->start <= d->end || d->incr == 0)
+        return 0;
+    uint64_t diff = (uint64_t)d->start - (uint64_t)d->end, step = -(uint64_t)d->incr;
+    return diff / step + (diff % step != 0);
+}
+
+void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads, const omp_icv_t *icv)
+{
+    (void)nthreads;
+    int sched = d->sched & OMP_SCHED_KIND_MASK;
+    long chunk = d->chunk;
+    if (sched == OMP_SCHED_RUNTIME) {
+        sched = icv->run_sched & OMP_SCHED_KIND_MASK;
+        chunk = icv->run_chunk;
+    }
+    if (sched == OMP_SCHED_AUTO)
+        sched = OMP_SCHED_STATIC, chunk = 0;
+    if (sched != OMP_SCHED_STATIC && chunk < 1)
+        chunk = 1;
+    if (chunk < 0)
+        chunk = 0;
+    ws->sched = sched;
+    ws->chunk = (uint64_t)chunk;
+    ws->is_ull = d->is_ull;
+    ws->up = d->up;
+    ws->start_l = d->start;
+    ws->end_l = d->end;
+    ws->incr_l = d->incr;
+    ws->start_u = d->ustart;
+    ws->end_u = d->uend;
+    ws->incr_u = d->uincr;
+    ws->count = iteration_count(d);
+    ws->ordered = d->ordered;
+    atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&ws->ordered_done, 0, memory_order_relaxed);
+}
+
+void omp_loop_init_ws_cb(omp_ws_t *ws, void *arg)
+{
+    omp_loop_init_arg_t *a = arg;
+    omp_loop_init_ws(ws, &a->desc, a->nthreads, a->icv);
+}
+
+/* Converts the chunk [lo, hi) of iteration space into the caller's bounds. The end is start + hi * incr in
+ * wrapping arithmetic even for the last chunk (never clamped to the loop's end): the compiled loop steps
+ * by incr and compares with it, which only stops on the exact value. */
+static void bounds(const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *istart, long *iend,
+                   unsigned long long *ustart, unsigned long long *uend)
+{
+    if (ws->is_ull) {
+        *ustart = ws->start_u + lo * ws->incr_u;
+        *uend = ws->start_u + hi * ws->incr_u;
+    } else {
+        *istart = (long)((uint64_t)ws->start_l + lo * (uint64_t)ws->incr_l);
+        *iend = (long)((uint64_t)ws->start_l + hi * (uint64_t)ws->incr_l);
+    }
+}
+
+static bool next_chunk(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t count = ws->count;
+    unsigned n = thr->ts.team->nthreads, t = thr->ts.num;
+    switch (ws->sched) {
+    case OMP_SCHED_STATIC: {
+        if (ws->chunk == 0) {
+            if (thr->ts.static_next++ != 0)
+                return false;
+            uint64_t q = count / n, r = count % n;
+            if (t < r) {
+                *lo = t * (q + 1);
+                *hi = *lo + q + 1;
+            } else {
+                *lo = t * q + r;
+                *hi = *lo + q;
+            }
+            return *lo < *hi;
+        }
+        uint64_t k, start;
+        if (__builtin_mul_overflow(thr->ts.static_next, (uint64_t)n, &k) || __builtin_add_overflow(k, t, &k) ||
+            __builtin_mul_overflow(k, ws->chunk, &start) || start >= count)
+            return false;
+        thr->ts.static_next++;
+        *lo = start;
+        *hi = count - start > ws->chunk ? start + ws->chunk : count;
+        return true;
+    }
+    case OMP_SCHED_GUIDED: {
+        uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
+        for (;;) {
+            if (cur >= count)
+                return false;
+            uint64_t remaining = count - cur;
+            uint64_t size = remaining / n + (remaining % n != 0);
+            if (size < ws->chunk)
+                size = ws->chunk;
+            if (size > remaining)
+                size = remaining;
+            if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                *lo = cur;
+                *hi = cur + size;
+                return true;
+            }
+        }
+    }
+    default: { /* dynamic */
+        if (atomic_load_explicit(&ws->next, memory_order_relaxed) >= count)
+            return false;
+        uint64_t start = atomic_fetch_add_explicit(&ws->next, ws->chunk, memory_order_relaxed);
+        if (start >= count)
+            return false;
+        *lo = start;
+        *hi = count - start > ws->chunk ? start + ws->chunk : count;
+        return true;
+    }
+    }
+}
+
+bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
+                   unsigned long long *uend)
+{
+    if (!thr->ts.ws)
+        omp_ws_enter(thr); /* first call inside GOMP_parallel_loop_*: the slot is pre-initialized */
+    omp_ws_t *ws = thr->ts.ws;
+    if (ws->ordered && thr->ts.has_chunk)
+        omp_ordered_chunk_done(thr);
+    uint64_t lo, hi;
+    if (!next_chunk(thr, ws, &lo, &hi))
+        return false;
+    thr->ts.chunk_lo = lo;
+    thr->ts.chunk_hi = hi;
+    thr->ts.has_chunk = true;
+    bounds(ws, lo, hi, istart, iend, ustart, uend);
+    return true;
+}
+
+bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
+                    unsigned long long *ustart, unsigned long long *uend)
+{
+    if (omp_ws_enter(thr)) {
+        omp_loop_init_ws(thr->ts.ws, desc, thr->ts.team->nthreads, &thr->task->icv);
+        omp_ws_publish(thr);
+    }
+    return omp_loop_next(thr, istart, iend, ustart, uend);
+}
+
+void omp_loop_end(omp_thread_t *thr, bool nowait)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    if (ws && ws->ordered && thr->ts.has_chunk)
+        omp_ordered_chunk_done(thr);
+    omp_ws_leave(thr);
+    if (!nowait)
+        omp_barrier(thr);
+}
+
+bool omp_loop_end_cancel(omp_thread_t *thr)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    if (ws && ws->ordered && thr->ts.has_chunk)
+        omp_ordered_chunk_done(thr);
+    omp_ws_leave(thr);
+    return omp_barrier_cancel(thr);
+}
+
+bool omp_loop_start_full(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
+                         unsigned long long *ustart, unsigned long long *uend, uintptr_t *reductions, void **mem)
+{
+    bool init = omp_ws_enter(thr);
+    if (init)
+        omp_loop_init_ws(thr->ts.ws, desc, thr->ts.team->nthreads, &thr->task->icv);
+    if (reductions || mem)
+        omp_ws_attach_extras(thr, init, reductions, mem);
+    if (init)
+        omp_ws_publish(thr);
+    if (!istart && !ustart)
+        return true; /* only the reductions or memory were wanted */
+    return omp_loop_next(thr, istart, iend, ustart, uend);
+}

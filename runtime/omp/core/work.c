@@ -1,0 +1,171 @@
+/* Worksharing constructs: every thread of a team meets the same sequence of constructs, possibly at
+ * different times (nowait). Construct number k uses slot k mod OMP_WS_RING of the team's ring; the first
+ * thread to reach it initializes it, the others wait until it is published; the last thread to leave
+ * construct k frees the slot for construct k + OMP_WS_RING. A thread more than a ring ahead waits.
+ * Also single (a counter, no slot unless copyprivate) and sections (a dynamic loop of chunk 1). */
+#include "../omp_internal.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    omp_ws_t *ws;
+    long seq;
+} slot_wait_t;
+
+static bool slot_free(void *arg)
+{
+    slot_wait_t *s = arg;
+    return atomic_load_explicit(&s->ws->free_for, memory_order_acquire) == s->seq ||
+           atomic_load_explicit(&s->ws->ready_seq, memory_order_acquire) == s->seq;
+}
+
+static bool slot_ready(void *arg)
+{
+    slot_wait_t *s = arg;
+    return atomic_load_explicit(&s->ws->ready_seq, memory_order_acquire) == s->seq;
+}
+
+bool omp_ws_enter(omp_thread_t *thr)
+{
+    omp_team_t *team = thr->ts.team;
+    long seq = (long)thr->ts.ws_seq++;
+    omp_ws_t *ws = &team->ws_ring[seq % OMP_WS_RING];
+    thr->ts.ws = ws;
+    thr->ts.ws_cur = seq;
+    thr->ts.static_next = 0;
+    thr->ts.has_chunk = false;
+    /* acquire: the initializer's writes to the slot are visible. */
+    if (atomic_load_explicit(&ws->ready_seq, memory_order_acquire) == seq)
+        return false;
+    slot_wait_t s = {ws, seq};
+    if (!slot_free(&s))
+        omp_team_wait(thr, team, slot_free, &s);
+    long expected = seq - OMP_WS_RING;
+    if (atomic_compare_exchange_strong_explicit(&ws->claimed_seq, &expected, seq, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        atomic_store_explicit(&ws->cancelled, false, memory_order_relaxed);
+        /* The previous construct's memory is freed only now: threads may read it until they leave. */
+        free((void *)ws->posted);
+        free(ws->dims);
+        free(ws->mem);
+        ws->reductions = NULL;
+        ws->mem = NULL;
+        ws->posted = NULL;
+        ws->dims = NULL;
+        atomic_store_explicit(&ws->copy_data, NULL, memory_order_relaxed);
+        return true;
+    }
+    if (!slot_ready(&s))
+        omp_team_wait(thr, team, slot_ready, &s);
+    return false;
+}
+
+void omp_ws_publish(omp_thread_t *thr)
+{
+    /* release: the initialized slot is visible to every thread that sees ready_seq. */
+    atomic_store_explicit(&thr->ts.ws->ready_seq, thr->ts.ws_cur, memory_order_release);
+    omp_team_notify(thr->ts.team);
+}
+
+void omp_ws_leave(omp_thread_t *thr)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    if (!ws)
+        return;
+    omp_team_t *team = thr->ts.team;
+    long seq = thr->ts.ws_cur;
+    thr->ts.ws = NULL;
+    /* acq_rel: the last leaver sees every thread's use of the slot before recycling it. */
+    if (atomic_fetch_add_explicit(&ws->left, 1, memory_order_acq_rel) + 1 == team->nthreads) {
+        atomic_store_explicit(&ws->left, 0, memory_order_relaxed);
+        atomic_store_explicit(&ws->free_for, seq + OMP_WS_RING, memory_order_release);
+        omp_team_notify(team);
+    }
+}
+
+bool omp_single_start(omp_thread_t *thr)
+{
+    omp_team_t *team = thr->ts.team;
+    unsigned long mine = ++thr->ts.single_seq;
+    unsigned long expected = mine - 1;
+    /* The first thread to reach single number k finds the counter at k - 1 (the winner of k - 1 set it;
+     * every later CAS for an older construct fails). */
+    return atomic_compare_exchange_strong_explicit(&team->single_count, &expected, mine, memory_order_acq_rel,
+                                                   memory_order_relaxed);
+}
+
+void *omp_single_copy_start(omp_thread_t *thr)
+{
+    if (omp_ws_enter(thr))
+        return NULL; /* we execute the single; omp_single_copy_end publishes */
+    void *data = atomic_load_explicit(&thr->ts.ws->copy_data, memory_order_acquire);
+    omp_ws_leave(thr);
+    return data;
+}
+
+void omp_single_copy_end(omp_thread_t *thr, void *data)
+{
+    atomic_store_explicit(&thr->ts.ws->copy_data, data, memory_order_relaxed);
+    omp_ws_publish(thr);
+    omp_ws_leave(thr);
+}
+
+/* ---- sections: iterations 1..count handed out one at a time */
+
+static void sections_init(omp_ws_t *ws, unsigned count)
+{
+    ws->sched = OMP_SCHED_DYNAMIC;
+    ws->is_ull = false;
+    ws->count = count;
+    ws->chunk = 1;
+    ws->ordered = false;
+    atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
+}
+
+void omp_sections_init_ws(omp_ws_t *ws, void *count)
+{
+    sections_init(ws, (unsigned)(uintptr_t)count);
+}
+
+unsigned omp_sections_start(omp_thread_t *thr, unsigned count)
+{
+    if (omp_ws_enter(thr)) {
+        sections_init(thr->ts.ws, count);
+        omp_ws_publish(thr);
+    }
+    return omp_sections_next(thr);
+}
+
+unsigned omp_sections_next(omp_thread_t *thr)
+{
+    if (!thr->ts.ws)
+        omp_ws_enter(thr); /* first call inside GOMP_parallel_sections: the slot is pre-initialized */
+    omp_ws_t *ws = thr->ts.ws;
+    if (atomic_load_explicit(&ws->next, memory_order_relaxed) >= ws->count)
+        return 0;
+    uint64_t i = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
+    return i < ws->count ? (unsigned)i + 1 : 0;
+}
+
+unsigned omp_sections_start_full(omp_thread_t *thr, unsigned count, uintptr_t *reductions, void **mem)
+{
+    bool init = omp_ws_enter(thr);
+    if (init)
+        sections_init(thr->ts.ws, count);
+    if (reductions || mem)
+        omp_ws_attach_extras(thr, init, reductions, mem);
+    if (init)
+        omp_ws_publish(thr);
+    return omp_sections_next(thr);
+}
+
+/* scope with reduction(task, ...): a construct of no work whose slot carries the reductions. */
+void omp_scope_start(omp_thread_t *thr, uintptr_t *reductions)
+{
+    bool init = omp_ws_enter(thr);
+    if (reductions)
+        omp_ws_attach_extras(thr, init, reductions, NULL);
+    if (init)
+        omp_ws_publish(thr);
+    omp_ws_leave(thr);
+}

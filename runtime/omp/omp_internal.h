@@ -1,0 +1,532 @@
+/* The OpenMP core: the internal interface between the GOMP ABI layer (gomp/), the omp_* API (api/) and the
+ * implementation (core/). Teams are OMP_WORKER ULTs of runtime/threads; nothing here knows about MPI. */
+#ifndef MPCRT_OMP_INTERNAL_H
+#define MPCRT_OMP_INTERNAL_H
+
+#include "../threads/log.h"
+#include "../threads/sched.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OMP_CACHE_LINE 64
+#define OMP_EXPORT __attribute__((visibility("default")))
+#define OMP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef struct omp_thread omp_thread_t;
+typedef struct omp_team omp_team_t;
+typedef struct omp_task omp_task_t;
+typedef struct omp_taskgroup omp_taskgroup_t;
+typedef struct omp_ws omp_ws_t;
+
+/* ------------------------------------------------------------------ ICVs (OpenMP 5.1 section 2.4) */
+
+/* Schedule kinds as the GOMP ABI encodes them (GOMP_loop_start's sched argument, omp_sched_t). */
+enum {
+    OMP_SCHED_RUNTIME = 0,
+    OMP_SCHED_STATIC = 1,
+    OMP_SCHED_DYNAMIC = 2,
+    OMP_SCHED_GUIDED = 3,
+    OMP_SCHED_AUTO = 4,
+    OMP_SCHED_KIND_MASK = 0x7fffffff,
+    OMP_SCHED_MONOTONIC = (int)0x80000000u,
+};
+
+/* proc_bind values (omp_proc_bind_t); OMP_BIND_UNSET: the list ran out, inherit. */
+enum { OMP_BIND_FALSE = 0, OMP_BIND_TRUE = 1, OMP_BIND_PRIMARY = 2, OMP_BIND_CLOSE = 3, OMP_BIND_SPREAD = 4 };
+
+/* The ICVs that belong to a data environment (a task): copied from the generating task. */
+typedef struct {
+    unsigned nthreads;      /* nthreads-var: team size for the next parallel region */
+    unsigned thread_limit;  /* thread-limit-var */
+    int run_sched;          /* run-sched-var kind (may carry OMP_SCHED_MONOTONIC) */
+    long run_chunk;         /* run-sched-var chunk (0 = default) */
+    int bind;               /* bind-var for the next parallel region */
+    int max_active_levels;  /* max-active-levels-var */
+    int default_device;     /* default-device-var */
+    uintptr_t def_allocator; /* def-allocator-var */
+    bool dyn;               /* dyn-var */
+} omp_icv_t;
+
+/* Global, read-only after start-up (core/env.c). */
+typedef struct {
+    omp_icv_t initial;            /* ICVs of an initial task */
+    unsigned *nthreads_list;      /* OMP_NUM_THREADS=a,b,c: per nesting level (index 0 = initial) */
+    int nthreads_list_len;
+    int *bind_list;               /* OMP_PROC_BIND=a,b: per nesting level */
+    int bind_list_len;
+    bool cancellation;            /* cancel-var */
+    int max_task_priority;        /* max-task-priority-var */
+    size_t stacksize;             /* stacksize-var (bytes) for worker ULTs */
+    int wait_policy;              /* -1 unset, 0 passive, 1 active */
+    unsigned long spin_rounds;    /* rounds a waiting thread spins before it blocks */
+    bool display_affinity;
+    char affinity_format[256];
+    int num_teams;                /* nteams-var (0 = default) */
+    int teams_thread_limit;       /* teams-thread-limit-var */
+    int display_env;              /* 0 no, 1 true, 2 verbose */
+    unsigned fork_ways;           /* fan-out of the fork/wake tree */
+    int supported_active_levels;
+    /* Places: each place is a set of VP indices (core indices of this process). */
+    int nplaces;
+    int *place_first;             /* place p = place_vps[place_first[p] .. place_first[p+1]) */
+    int *place_vps;
+    const char *places_text;      /* OMP_PLACES as given, for OMP_DISPLAY_ENV */
+} omp_global_t;
+
+extern omp_global_t omp_global;
+
+/* ------------------------------------------------------------------ tasks */
+
+typedef enum {
+    TASK_WAITING,   /* created, dependences not yet satisfied */
+    TASK_QUEUED,    /* ready, in the team's queues */
+    TASK_RUNNING,
+    TASK_DETACHED,  /* body finished, completion event not yet fulfilled */
+    TASK_COMPLETE
+} omp_task_state_t;
+
+/* A priority-ordered intrusive queue: one of three per task (team, parent's children, taskgroup). */
+typedef struct {
+    omp_task_t *head, *tail;
+    _Atomic long count; /* readable without the lock, for wait predicates */
+} omp_taskq_t;
+
+enum { TQ_TEAM, TQ_CHILD, TQ_GROUP, TQ_COUNT };
+
+typedef struct omp_dep_table omp_dep_table_t;
+
+/* Task reductions registered by a taskgroup, a parallel or a worksharing construct: the GOMP array
+ * (gomp/README: [0] count, [1] per-thread bytes, [2] data after registration, [7+3i] variable, [8+3i]
+ * offset). */
+typedef struct omp_taskred {
+    uintptr_t *array;
+    struct omp_taskred *next; /* enclosing registration */
+} omp_taskred_t;
+
+struct omp_taskgroup {
+    omp_taskgroup_t *prev;     /* enclosing taskgroup of the same task */
+    _Atomic long pending;      /* tasks of the group (any depth) not yet complete */
+    omp_taskq_t queue;         /* queued tasks of this group (team task lock) */
+    _Atomic(omp_thread_t *) waiter;
+    _Atomic bool cancelled;
+    omp_taskred_t *reductions; /* registered by task_reduction / taskloop reduction */
+    bool reduction_only;       /* a pseudo group standing for a worksharing construct's reductions */
+};
+
+struct omp_task {
+    omp_task_t *parent;
+    omp_taskgroup_t *taskgroup; /* innermost taskgroup while it runs (starts as member_of) */
+    omp_taskgroup_t *member_of; /* the taskgroup this task belongs to (counted in its pending) */
+    omp_team_t *team;
+    omp_icv_t icv;
+    void (*fn)(void *);
+    void *data;
+    _Atomic int state;
+    int priority;
+    bool implicit, final, undeferred, detach;
+    bool queued_in[TQ_COUNT];
+    _Atomic int votes;          /* completion needs the body's end and, for detach, the event's fulfilment */
+    _Atomic bool deps_met;      /* undeferred tasks: predecessors done */
+    omp_thread_t *creator;      /* undeferred tasks: the thread waiting to run it */
+    /* Children, for taskwait: pending = created and not complete; queue = those ready to run. */
+    _Atomic long children_pending;
+    omp_taskq_t children;
+    _Atomic(omp_thread_t *) waiter; /* thread waiting in taskwait for this task's children */
+    /* Queue links, one pair per queue kind (team task lock). */
+    omp_task_t *q_next[TQ_COUNT], *q_prev[TQ_COUNT];
+    /* Dependences: the table of this task's children, and this task's own edges. */
+    omp_dep_table_t *deps;
+    _Atomic int npredecessors;
+    _Atomic int dep_lock;  /* protects successors and the complete flag below */
+    bool dep_complete;
+    omp_task_t **successors;
+    int nsuccessors, successors_cap;
+    _Atomic int refs;
+    size_t alloc_size;
+    /* The task's data block follows (deferred tasks). */
+};
+
+/* ------------------------------------------------------------------ worksharing */
+
+#define OMP_WS_RING 8
+
+/* A worksharing construct's shared state; a ring of these per team, indexed by construct sequence. */
+struct omp_ws {
+    /* Ring protocol: seq of the construct held, its readiness and how many threads left it. */
+    _Alignas(OMP_CACHE_LINE) _Atomic long ready_seq;  /* construct number whose state is initialized */
+    _Atomic long claimed_seq;                          /* construct number an initializer claimed */
+    _Atomic unsigned left;                             /* threads that left the construct */
+    _Atomic long free_for;                             /* construct number allowed to claim the slot */
+    /* Loop in iteration space: iterations 0..count-1 map to start + i * incr. */
+    int sched;           /* resolved kind: static, dynamic or guided */
+    bool is_ull, up;
+    uint64_t count;
+    uint64_t chunk;
+    long start_l, incr_l, end_l;
+    unsigned long long start_u, incr_u, end_u;
+    bool ordered;
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t ordered_done; /* iterations before this have left ordered */
+    /* doacross */
+    unsigned ncounts;
+    uint64_t *dims;             /* counts per dimension */
+    _Atomic uint64_t *posted;   /* per outer iteration: 1 + flattened inner index of the last post */
+    uint64_t inner_total;
+    /* single copyprivate */
+    _Atomic(void *) copy_data;
+    /* task reductions of the construct and its team-shared memory (GOMP_loop_start's mem) */
+    uintptr_t *reductions;
+    void *mem;
+    size_t mem_size;
+    _Atomic bool cancelled;
+};
+
+/* ------------------------------------------------------------------ threads and teams */
+
+/* The part of a thread's state that belongs to the team it currently works in; saved when the thread
+ * becomes the master of a nested team and restored when that team ends. */
+typedef struct {
+    omp_team_t *team;
+    unsigned num;
+    unsigned long ws_seq;     /* worksharing constructs entered in this region */
+    unsigned long single_seq; /* single constructs entered (without a work share) */
+    omp_ws_t *ws;             /* current worksharing construct */
+    long ws_cur;              /* its sequence number */
+    uint64_t static_next;     /* static schedules: next chunk index of this thread */
+    uint64_t chunk_lo, chunk_hi; /* current chunk (iteration space), for ordered */
+    bool has_chunk;
+    uint64_t bar_gen;         /* barriers passed in this region */
+    int place;                /* place index (-1 none) */
+    int part_first, part_len; /* place partition */
+} omp_team_state_t;
+
+struct omp_thread {
+    omp_team_state_t ts;
+    omp_task_t *task;         /* the task being executed */
+    mpcrt_ult_t *ult;         /* NULL: a kernel thread (the process's main thread, a user pthread) */
+    int vp;                   /* home VP, -1 for a kernel thread */
+    bool is_worker;
+    /* Sleeping: a waiter published here is woken by omp_wake. */
+    _Alignas(OMP_CACHE_LINE) _Atomic(mpcrt_waiter_t *) sleeper;
+    /* Fork: the master bumps go; the worker runs a region when it changes. */
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t go;
+    uint64_t go_seen;
+    unsigned long last_region; /* workers: the region they last worked in */
+    omp_team_t *home_team;    /* workers: the team that owns them */
+    /* Masters: the team last created at each nesting depth below this thread (reused). */
+    omp_team_t *cached_team;
+    /* Initial threads (and workers while idle): their implicit task and contention group. */
+    omp_task_t initial_task;
+    omp_team_t *initial_team; /* the team of one that an initial thread belongs to */
+    _Atomic int *cg_busy;     /* threads busy in the contention group (thread_limit-var) */
+    _Atomic int cg_own;
+    int team_num, num_teams;  /* teams construct on the host */
+    uintptr_t *next_par_reductions; /* GOMP_parallel_reductions: handed to the next fork */
+    bool in_target;
+    omp_thread_t *registry_prev, *registry_next; /* initial threads: the process's list */
+    /* Task-free list (recycled explicit task blocks of the default size). */
+    omp_task_t *free_tasks;
+    int nfree_tasks;
+};
+
+struct omp_team {
+    unsigned nthreads;
+    unsigned capacity;
+    unsigned level, active_level;
+    omp_team_t *parent_team;   /* the encountering thread's team, NULL for an initial thread's team */
+    unsigned parent_num;       /* the encountering thread's number in parent_team */
+    omp_team_state_t saved;    /* the master's state before it entered this team */
+    omp_thread_t *master;
+    omp_thread_t **threads;    /* [0] = master of the current region, [i > 0] = workers owned by the team */
+    omp_thread_t *worker_states; /* capacity entries; [0] unused */
+    mpcrt_ult_t **worker_ults;
+    int *worker_vp;            /* VP each worker ULT lives on (-1: not started) */
+    omp_team_t *next_cached;   /* the master's list of reusable teams */
+    omp_thread_t *owner;       /* the thread whose cache holds this team */
+    bool in_use;
+    omp_task_t *saved_task;    /* the encountering task */
+    _Atomic unsigned long region; /* forks so far; a worker helps with tasks of its own region only */
+    void (*fn)(void *);
+    void *data;
+    omp_icv_t child_icv;       /* ICVs of the implicit tasks */
+    intptr_t priv_delta;       /* the encountering ULT's task-level privatization delta */
+    bool initial;              /* an initial thread's team of one: never forks */
+    _Atomic bool shutdown;
+    /* Barrier (core/barrier.c): cumulative arrivals and released generation. */
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_arrived;
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_gen;
+    _Alignas(OMP_CACHE_LINE) _Atomic unsigned join_arrived;
+    _Atomic int nsleeping;
+    _Atomic bool cancelled;    /* the parallel region was cancelled */
+    /* Worksharing */
+    _Alignas(OMP_CACHE_LINE) _Atomic unsigned long single_count;
+    omp_ws_t ws_ring[OMP_WS_RING];
+    /* Tasks (core/task.c) */
+    _Alignas(OMP_CACHE_LINE) _Atomic int task_lock;
+    omp_taskq_t queue;
+    _Atomic long tasks_queued;
+    _Atomic long tasks_pending;
+    _Atomic bool tasks_seen;   /* a task was created in this region: the join syncs with completers */
+    omp_task_t *implicit;      /* capacity implicit tasks */
+    /* task reductions of the parallel construct (GOMP_parallel_reductions) */
+    omp_taskred_t par_reductions;
+    /* places of the team's threads */
+    int *thread_place;
+};
+
+/* ------------------------------------------------------------------ core/init.c, core/thread.c */
+
+void omp_runtime_init(void); /* idempotent: environment, scheduler, hooks */
+omp_thread_t *omp_self_slow(void);
+extern __thread omp_thread_t *omp_kthread_self __attribute__((tls_model("initial-exec")));
+
+static inline omp_thread_t *omp_self(void)
+{
+    mpcrt_ult_t *u = mpcrt_ult_self();
+    omp_thread_t *thr = u ? (omp_thread_t *)mpcrt_ult_slot(u, MPCRT_ULT_SLOT_OMP) : omp_kthread_self;
+    return OMP_LIKELY(thr != NULL) ? thr : omp_self_slow();
+}
+
+static inline omp_icv_t *omp_icv(omp_thread_t *thr)
+{
+    return &thr->task->icv;
+}
+
+/* ------------------------------------------------------------------ core/env.c */
+
+void omp_env_init(void);
+void omp_display_env_print(bool verbose);
+int omp_parse_schedule(const char *text, int *kind, long *chunk);
+
+/* ------------------------------------------------------------------ core/wait.c */
+
+/* Spin-then-block waiting (BOLT's lesson): spin while the VP has nothing else to run (yielding to ULTs
+ * that have), running the scheduler's progress hooks, then publish a waiter and sleep until omp_wake. */
+typedef struct {
+    unsigned long rounds;
+} omp_spin_t;
+void omp_spin_init(omp_spin_t *s);
+/* One spin round; returns false once the spin budget is spent (the caller should block). */
+bool omp_spin(omp_thread_t *thr, omp_spin_t *s);
+/* Sleep until pred(arg) or a wake-up (spurious ones possible: callers loop). */
+void omp_block(omp_thread_t *thr, bool (*pred)(void *), void *arg);
+void omp_wake(omp_thread_t *thr);
+/* Spin then block until pred(arg); wakers call omp_wake on the waiting thread. */
+void omp_wait(omp_thread_t *thr, bool (*pred)(void *), void *arg);
+
+/* Address-keyed sleeping for words that cannot hold a waiter (4-byte omp_lock_t, critical names). */
+void omp_park(void *addr, bool (*still_blocked)(void *addr, void *arg), void *arg);
+void omp_unpark_one(void *addr);
+void omp_unpark_all(void *addr);
+
+/* ------------------------------------------------------------------ core/team.c */
+
+unsigned omp_resolve_nthreads(omp_thread_t *thr, unsigned requested, bool if_clause);
+/* Create (or reuse) a team of nthreads and start its workers on fn(data); the caller becomes thread 0
+ * and runs fn(data) itself, then calls omp_team_join. ws_init (may be NULL) prepares the first
+ * worksharing construct before any worker starts. */
+typedef void (*omp_ws_init_fn)(omp_ws_t *ws, void *arg);
+void omp_team_fork(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
+                   omp_ws_init_fn ws_init, void *ws_arg);
+void omp_team_join(omp_thread_t *thr);
+void omp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags, omp_ws_init_fn ws_init,
+                  void *ws_arg);
+void omp_thread_release(omp_thread_t *thr); /* an initial thread goes away */
+void omp_registry_remove(omp_thread_t *thr);
+int omp_pause(omp_thread_t *thr); /* omp_pause_resource: shut down the caller's idle workers */
+typedef struct omp_loop_desc omp_loop_desc_t;
+void omp_parallel_loop(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
+                       const omp_loop_desc_t *desc, bool fork_only);
+void omp_parallel_sections(void (*fn)(void *), void *data, unsigned nthreads, unsigned count, unsigned flags,
+                           bool fork_only);
+void omp_parallel_start(void (*fn)(void *), void *data, unsigned nthreads);
+void omp_parallel_end(void);
+void omp_team_init_initial(omp_thread_t *thr);
+omp_team_t *omp_team_new_initial(omp_thread_t *thr); /* a team of one for a new contention group */
+void omp_team_free(omp_team_t *team);
+
+/* ------------------------------------------------------------------ core/barrier.c */
+
+void omp_barrier(omp_thread_t *thr);
+/* Wait inside a team: spin, then block counted in team->nsleeping so that omp_team_notify finds it. */
+void omp_team_wait(omp_thread_t *thr, omp_team_t *team, bool (*pred)(void *), void *arg);
+void omp_team_notify(omp_team_t *team);     /* wake every sleeping member */
+void omp_team_notify_one(omp_team_t *team); /* wake one sleeping member (new task) */
+bool omp_barrier_cancel(omp_thread_t *thr); /* true if the parallel region was cancelled */
+/* Called when the team's pending task count or arrivals may have completed a barrier or join. */
+void omp_barrier_check(omp_team_t *team);
+
+/* ------------------------------------------------------------------ core/work.c, core/loop.c */
+
+/* Enter the next worksharing construct; returns true if the caller must initialize it (then it calls
+ * omp_ws_publish). */
+bool omp_ws_enter(omp_thread_t *thr);
+void omp_ws_publish(omp_thread_t *thr);
+void omp_ws_leave(omp_thread_t *thr);
+bool omp_single_start(omp_thread_t *thr);
+void *omp_single_copy_start(omp_thread_t *thr);
+void omp_single_copy_end(omp_thread_t *thr, void *data);
+
+struct omp_loop_desc {
+    bool is_ull, up;
+    long start, end, incr;
+    unsigned long long ustart, uend, uincr;
+    int sched; /* may be OMP_SCHED_RUNTIME/AUTO: resolved here */
+    long chunk;
+    bool ordered;
+};
+
+void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *desc, unsigned nthreads, const omp_icv_t *icv);
+typedef struct {
+    omp_loop_desc_t desc;
+    const omp_icv_t *icv;
+    unsigned nthreads;
+} omp_loop_init_arg_t;
+void omp_loop_init_ws_cb(omp_ws_t *ws, void *arg); /* omp_ws_init_fn adaptor, arg: omp_loop_init_arg_t */
+void omp_sections_init_ws(omp_ws_t *ws, void *count);
+/* Start a loop construct; returns whether the caller got a first chunk. */
+bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
+                    unsigned long long *ustart, unsigned long long *uend);
+bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
+                   unsigned long long *uend);
+void omp_loop_end(omp_thread_t *thr, bool nowait);
+bool omp_loop_end_cancel(omp_thread_t *thr);
+/* GOMP_loop_start and friends: the loop plus optional task reductions and team-shared memory. */
+bool omp_loop_start_full(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
+                         unsigned long long *ustart, unsigned long long *uend, uintptr_t *reductions, void **mem);
+unsigned omp_sections_start_full(omp_thread_t *thr, unsigned count, uintptr_t *reductions, void **mem);
+void omp_scope_start(omp_thread_t *thr, uintptr_t *reductions);
+/* A worksharing loop carrying task reductions and/or team-shared memory (GOMP_loop_start). */
+void omp_ws_attach_extras(omp_thread_t *thr, bool initializer, uintptr_t *reductions, void **mem);
+
+unsigned omp_sections_start(omp_thread_t *thr, unsigned count);
+unsigned omp_sections_next(omp_thread_t *thr);
+
+/* ------------------------------------------------------------------ core/ordered.c */
+
+void omp_ordered_start(omp_thread_t *thr);
+void omp_ordered_end(omp_thread_t *thr);
+void omp_ordered_chunk_done(omp_thread_t *thr); /* the thread is done with its current chunk */
+bool omp_doacross_start(omp_thread_t *thr, unsigned ncounts, const uint64_t *counts, int sched, long chunk,
+                        long *istart, long *iend, unsigned long long *ustart, unsigned long long *uend,
+                        bool is_ull);
+void omp_doacross_post(omp_thread_t *thr, const uint64_t *iters);
+void omp_doacross_wait(omp_thread_t *thr, const uint64_t *iters);
+void omp_doacross_wait_va(omp_thread_t *thr, uint64_t first, va_list ap); /* the rest of the sink vector */
+bool omp_doacross_start_full(omp_thread_t *thr, unsigned ncounts, const uint64_t *counts, int sched, long chunk,
+                             long *istart, long *iend, unsigned long long *ustart, unsigned long long *uend,
+                             bool is_ull, uintptr_t *reductions, void **mem);
+
+/* ------------------------------------------------------------------ core/lock.c */
+
+void omp_lock_acquire(_Atomic int *word);
+bool omp_lock_try(_Atomic int *word);
+void omp_lock_release(_Atomic int *word);
+void omp_critical_start(void);
+void omp_critical_end(void);
+void omp_critical_name_start(void **name);
+void omp_critical_name_end(void **name);
+void omp_atomic_start(void);
+void omp_atomic_end(void);
+
+/* ------------------------------------------------------------------ core/task.c, core/depend.c */
+
+void omp_task_create(omp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                     long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                     int priority, void *detach);
+/* Same, with adjust(copy, arg) applied to the task's copy of data before it is queued (taskloop bounds). */
+void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                        long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                        int priority, void *detach, void (*adjust)(void *task_data, void *arg),
+                        void *adjust_arg);
+void omp_taskwait(omp_thread_t *thr);
+void omp_taskwait_depend(omp_thread_t *thr, void **depend);
+void omp_taskyield(omp_thread_t *thr);
+void omp_taskgroup_start(omp_thread_t *thr);
+void omp_taskgroup_end(omp_thread_t *thr);
+/* Run one queued task of the team if there is one; returns whether it ran one. */
+bool omp_task_run_one(omp_thread_t *thr, int queue_kind, void *owner);
+void omp_task_fulfill(void *event);
+void omp_task_init_implicit(omp_task_t *task, omp_team_t *team, const omp_icv_t *icv);
+void omp_task_end_implicit(omp_task_t *task);
+bool omp_task_in_final(omp_thread_t *thr);
+/* Internal: allocate/queue/complete. */
+void omp_task_free(omp_task_t *task);
+void omp_task_unref(omp_task_t *task);
+void omp_task_make_ready(omp_task_t *task);
+
+int omp_deps_register(omp_task_t *parent, omp_task_t *task, void **depend);
+void omp_deps_release(omp_task_t *task); /* task completed: wake its successors */
+void omp_deps_clear(omp_task_t *parent);  /* every child is complete: drop the table */
+
+/* core/taskloop.c */
+void omp_taskloop(omp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                  long arg_size, long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                  bool is_ull, long start, long end, long step, unsigned long long ustart,
+                  unsigned long long uend, unsigned long long ustep);
+
+/* core/taskred.c */
+void omp_taskred_register(omp_thread_t *thr, uintptr_t *array, unsigned nthreads);
+void omp_taskred_unregister(uintptr_t *array);
+void omp_taskred_remap(omp_thread_t *thr, size_t cnt, size_t cntorig, void **ptrs);
+void omp_taskgroup_reduction_register(omp_thread_t *thr, uintptr_t *array);
+void omp_taskgroup_reduction_unregister(uintptr_t *array);
+void omp_ws_reduction_unregister(omp_thread_t *thr, bool cancelled);
+unsigned omp_parallel_reductions(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags);
+
+/* ------------------------------------------------------------------ core/cancel.c */
+
+enum { OMP_CANCEL_PARALLEL = 1, OMP_CANCEL_LOOP = 2, OMP_CANCEL_SECTIONS = 4, OMP_CANCEL_TASKGROUP = 8 };
+bool omp_cancel(omp_thread_t *thr, int which, bool do_cancel);
+bool omp_cancellation_point(omp_thread_t *thr, int which);
+bool omp_task_cancelled(omp_task_t *task);
+
+/* ------------------------------------------------------------------ core/target.c */
+
+void omp_target_run(omp_thread_t *thr, void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
+                    unsigned short *kinds, unsigned flags, void **depend, void **args);
+bool omp_teams4(omp_thread_t *thr, unsigned lower, unsigned upper, unsigned thread_limit, bool first);
+void omp_teams_reg(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned num_teams,
+                   unsigned thread_limit, unsigned flags);
+
+/* ------------------------------------------------------------------ core/affinity.c */
+
+int omp_place_of_vp(int vp);
+void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind);
+int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp);
+int omp_thread_part_first(omp_team_t *team, unsigned i);
+int omp_thread_part_len(omp_team_t *team, unsigned i);
+size_t omp_format_affinity(char *buf, size_t size, const char *format, omp_thread_t *thr);
+
+/* ------------------------------------------------------------------ helpers */
+
+void *omp_malloc_aligned(size_t align, size_t size);
+_Noreturn void omp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline void omp_cpu_relax(void)
+{
+    __builtin_ia32_pause();
+}
+
+static inline void omp_spin_lock(_Atomic int *lock)
+{
+    for (;;) {
+        /* acquire: the critical section sees the previous holder's writes. */
+        if (!atomic_exchange_explicit(lock, 1, memory_order_acquire))
+            return;
+        while (atomic_load_explicit(lock, memory_order_relaxed))
+            omp_cpu_relax();
+    }
+}
+
+static inline void omp_spin_unlock(_Atomic int *lock)
+{
+    atomic_store_explicit(lock, 0, memory_order_release); /* publishes the critical section */
+}
+
+#endif

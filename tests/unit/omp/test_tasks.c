@@ -1,0 +1,230 @@
+/* Tasks: every task runs once, taskwait waits for children only, dependences order writers and readers
+ * (also through depobj and taskwait depend), taskgroup waits for descendants, taskloop covers its range,
+ * detached tasks complete on omp_fulfill_event, final tasks are included, task reductions combine, and
+ * tasks keep working when the team has more threads than VPs. */
+#include "omp_test.h"
+
+#include <string.h>
+
+static long fib(int n)
+{
+    if (n < 2)
+        return n;
+    long a, b;
+#pragma omp task shared(a) if (n > 12)
+    a = fib(n - 1);
+#pragma omp task shared(b) if (n > 12)
+    b = fib(n - 2);
+#pragma omp taskwait
+    return a + b;
+}
+
+static void test_recursive_tasks_with_taskwait(void **state)
+{
+    (void)state;
+    long r = 0;
+#pragma omp parallel num_threads(4)
+#pragma omp single
+    r = fib(22);
+    assert_int_equal(r, 17711);
+}
+
+static void test_every_task_runs_once(void **state)
+{
+    (void)state;
+    static _Atomic int hits[5000];
+    memset(hits, 0, sizeof hits);
+#pragma omp parallel num_threads(3)
+    {
+#pragma omp for
+        for (int i = 0; i < 5000; i++) {
+#pragma omp task firstprivate(i)
+            atomic_fetch_add(&hits[i], 1);
+        }
+    }
+    for (int i = 0; i < 5000; i++)
+        assert_int_equal(atomic_load(&hits[i]), 1);
+}
+
+static void test_dependences_order_writers_and_readers(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20; round++) {
+        int x = 0, y = 0, bad = 0;
+        omp_depend_t obj;
+#pragma omp parallel num_threads(4)
+#pragma omp single
+        {
+#pragma omp depobj(obj) depend(inout : y)
+            for (int k = 0; k < 30; k++) {
+#pragma omp task depend(inout : x)
+                x++;
+#pragma omp task depend(in : x) shared(bad) firstprivate(k)
+                if (x != k + 1) {
+#pragma omp atomic
+                    bad++;
+                }
+#pragma omp task depend(in : x) shared(bad) firstprivate(k)
+                if (x != k + 1) {
+#pragma omp atomic
+                    bad++;
+                }
+#pragma omp task depend(depobj : obj)
+                y += 2;
+#pragma omp task depend(mutexinoutset : y)
+                y -= 1;
+            }
+#pragma omp taskwait depend(in : y)
+            if (y != 30)
+                bad++;
+#pragma omp depobj(obj) destroy
+        }
+        assert_int_equal(bad, 0);
+        assert_int_equal(x, 30);
+    }
+}
+
+static void test_taskgroup_waits_for_descendants(void **state)
+{
+    (void)state;
+    _Atomic int done = 0;
+    int seen = -1;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp taskgroup
+        {
+            for (int i = 0; i < 10; i++) {
+#pragma omp task
+                {
+                    for (int j = 0; j < 10; j++) {
+#pragma omp task
+                        atomic_fetch_add(&done, 1);
+                    }
+                }
+            }
+        }
+        seen = atomic_load(&done);
+    }
+    assert_int_equal(seen, 100);
+}
+
+static void test_taskloop_covers_its_range(void **state)
+{
+    (void)state;
+    static _Atomic int hits[1000];
+    memset(hits, 0, sizeof hits);
+    long sum = 0;
+#pragma omp parallel num_threads(3)
+#pragma omp single
+    {
+#pragma omp taskloop grainsize(17)
+        for (int i = 0; i < 1000; i++)
+            atomic_fetch_add(&hits[i], 1);
+#pragma omp taskloop num_tasks(7) reduction(+ : sum)
+        for (int i = 0; i < 1000; i++)
+            sum += i;
+    }
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(atomic_load(&hits[i]), 1);
+    assert_int_equal(sum, 499500);
+}
+
+static void test_detached_task_completes_on_fulfill(void **state)
+{
+    (void)state;
+    int x = 0, y = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+        omp_event_handle_t ev;
+#pragma omp task detach(ev) depend(out : x) shared(x)
+        x = 1;
+#pragma omp task depend(in : x) shared(x, y)
+        y = x + 1;
+        /* The dependent task cannot run before the event is fulfilled. */
+        omp_fulfill_event(ev);
+#pragma omp taskwait
+    }
+    assert_int_equal(y, 2);
+}
+
+static void test_final_tasks_are_included(void **state)
+{
+    (void)state;
+    int in_final = 0, outer_thread = -1, inner_thread = -2;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp task final(1) shared(in_final, outer_thread, inner_thread)
+        {
+            outer_thread = omp_get_thread_num();
+#pragma omp task shared(in_final, inner_thread)
+            {
+                in_final = omp_in_final();
+                inner_thread = omp_get_thread_num();
+            }
+        }
+#pragma omp taskwait
+    }
+    assert_true(in_final);
+    assert_int_equal(outer_thread, inner_thread);
+}
+
+static void test_task_reduction_and_in_reduction(void **state)
+{
+    (void)state;
+    int sum = 0;
+#pragma omp parallel num_threads(3)
+#pragma omp single
+    {
+#pragma omp taskgroup task_reduction(+ : sum)
+        {
+            for (int i = 1; i <= 100; i++) {
+#pragma omp task in_reduction(+ : sum) firstprivate(i)
+                sum += i;
+            }
+        }
+    }
+    assert_int_equal(sum, 5050);
+    int prod = 1;
+#pragma omp parallel reduction(task, * : prod) num_threads(2)
+    {
+#pragma omp task in_reduction(* : prod)
+        prod *= 3;
+    }
+    assert_int_equal(prod, 9);
+}
+
+static void test_tasks_on_an_oversubscribed_team(void **state)
+{
+    (void)state;
+    _Atomic int count = 0;
+#pragma omp parallel num_threads(16)
+    {
+        for (int i = 0; i < 100; i++) {
+#pragma omp task
+            atomic_fetch_add(&count, 1);
+        }
+#pragma omp barrier
+        if (atomic_load(&count) != 1600)
+            atomic_fetch_add(&count, 1000000); /* the barrier completes every task of the team */
+    }
+    assert_int_equal(atomic_load(&count), 1600);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recursive_tasks_with_taskwait),
+        cmocka_unit_test(test_every_task_runs_once),
+        cmocka_unit_test(test_dependences_order_writers_and_readers),
+        cmocka_unit_test(test_taskgroup_waits_for_descendants),
+        cmocka_unit_test(test_taskloop_covers_its_range),
+        cmocka_unit_test(test_detached_task_completes_on_fulfill),
+        cmocka_unit_test(test_final_tasks_are_included),
+        cmocka_unit_test(test_task_reduction_and_in_reduction),
+        cmocka_unit_test(test_tasks_on_an_oversubscribed_team),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
