@@ -53,6 +53,7 @@ static void argument_errors(MPI_Comm comm, int me, int n)
     MPI_Type_free(&uncommitted);
     /* Buffers. */
     CHECK_CLASS(MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER);
+    CHECK_CLASS(MPI_Exscan(a, a, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER); /* rank 0 too */
     CHECK_CLASS(MPI_Alltoall(a, 1, MPI_INT, a, 1, MPI_INT, comm), MPI_ERR_BUFFER);
     int *all = calloc((size_t)n, sizeof(int));
     CHECK_CLASS(MPI_Allgather(&all[me], 1, MPI_INT, all, 1, MPI_INT, comm), MPI_ERR_BUFFER); /* own block */
@@ -124,6 +125,18 @@ static void disagreements(MPI_Comm comm, int me, int n)
             CHECK(rc == MPI_SUCCESS, "bcast with root 0: %d", rc);
         else
             CHECK_CLASS(rc, MPI_ERR_ROOT);
+        /* Different collectives: reported, not a crash. */
+        if (me == 0)
+            rc = MPI_Allgather(a, 1, MPI_INT, b, 1, MPI_INT, comm);
+        else
+            rc = MPI_Allreduce(a, b, 1, MPI_INT, MPI_SUM, comm);
+        CHECK_CLASS(rc, MPI_ERR_OTHER);
+        int c[64] = {0};
+        if (me == n - 1)
+            rc = MPI_Exscan(a, b, 1, MPI_INT, MPI_SUM, comm);
+        else
+            rc = MPI_Alltoall(c, 1, MPI_INT, b, 1, MPI_INT, comm);
+        CHECK_CLASS(rc, MPI_ERR_OTHER);
     }
     /* The communicator still works. */
     int one = 1, sum = 0;

@@ -4,7 +4,7 @@
 #include "coll_internal.h"
 
 typedef struct {
-    int root; /* unused: keeps the layout of rooted descriptors */
+    coll_header_t header;
     bool in_place;
     coll_view_t send;
     const mpcrt_coll_blocks_t *recv;
@@ -14,15 +14,19 @@ int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count send
                          mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv)
 {
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
-    allgather_desc_t mine = {0, sendbuf == MPI_IN_PLACE, {(void *)sendbuf, sendtype, sendcount}, recv};
+    allgather_desc_t mine = {{COLL_ALLGATHER, 0}, sendbuf == MPI_IN_PLACE, {(void *)sendbuf, sendtype, sendcount}, recv};
     mpcrt_comm_rendezvous(comm, me, &mine);
     int rc = MPI_SUCCESS;
     /* Starting after oneself spreads the members' first reads over different peers. */
     for (int k = 0; k < n; k++) {
         int q = (me + k) % n;
-        const allgather_desc_t *peer = comm->contributions[q];
+        const allgather_desc_t *peer = coll_peer(comm, q, COLL_ALLGATHER);
         if (q == me && mine.in_place)
             continue;
+        if (!peer) {
+            rc = MPI_ERR_OTHER;
+            continue;
+        }
         coll_view_t src = peer->in_place ? coll_block(peer->recv, q) : peer->send;
         coll_view_t dst = coll_block(recv, q);
         int copied = coll_copy(&src, &dst);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 typedef struct {
-    int root; /* unused */
+    coll_header_t header;
     bool in_place;
     const mpcrt_coll_blocks_t *send, *recv;
 } alltoall_desc_t;
@@ -14,7 +14,7 @@ typedef struct {
 int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv)
 {
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
-    alltoall_desc_t mine = {0, send->buf == MPI_IN_PLACE, send, recv};
+    alltoall_desc_t mine = {{COLL_ALLTOALL, 0}, send->buf == MPI_IN_PLACE, send, recv};
     char *scratch = NULL;
     MPI_Count scratch_bytes = 0;
     int rc = MPI_SUCCESS;
@@ -30,15 +30,18 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
     mpcrt_comm_rendezvous(comm, me, &mine);
     MPI_Count offset = 0;
     for (int q = 0; q < n && !(mine.in_place && !scratch); q++) {
-        const alltoall_desc_t *peer = comm->contributions[q];
-        coll_view_t src = coll_block(peer->in_place ? peer->recv : peer->send, me);
+        const alltoall_desc_t *peer = coll_peer(comm, q, COLL_ALLTOALL);
         coll_view_t dst = coll_block(recv, q);
         if (mine.in_place) {
             MPI_Count room = coll_view_bytes(&dst);
             dst = coll_packed_view(scratch + offset, room);
             offset += room;
         }
-        int copied = coll_copy(&src, &dst);
+        int copied = MPI_ERR_OTHER;
+        if (peer) {
+            coll_view_t src = coll_block(peer->in_place ? peer->recv : peer->send, me);
+            copied = coll_copy(&src, &dst);
+        }
         if (rc == MPI_SUCCESS)
             rc = copied;
     }

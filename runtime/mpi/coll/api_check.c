@@ -111,6 +111,9 @@ int coll_raise(const char *fn, MPI_Comm handle, int error_class)
     case MPI_ERR_TYPE:
         why = "the members' datatypes have different sizes";
         break;
+    case MPI_ERR_OTHER:
+        why = "the members called different collectives (or one failed its argument checks and called another)";
+        break;
     case MPI_ERR_NO_MEM:
         why = "out of memory for a scratch buffer";
         break;

@@ -19,21 +19,20 @@ static int check_reduction(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm,
 }
 
 /* The send and receive buffers of one member: MPI_IN_PLACE only as the send buffer (where allowed), no
- * NULL that cannot be MPI_BOTTOM, no aliasing. */
+ * NULL that cannot be MPI_BOTTOM (where the receive buffer is significant), no aliasing (where the
+ * receive buffer is an argument at all: not at the non-roots of MPI_Reduce). */
 static int check_buffers(const char *fn, MPI_Comm handle, const void *sendbuf, MPI_Count sendcount,
                          void *recvbuf, MPI_Count recvcount, mpcrt_datatype_t *dt, bool in_place_allowed,
-                         bool recv_significant)
+                         bool recv_significant, bool alias_checked)
 {
     int rc;
     if (sendbuf == MPI_IN_PLACE && !in_place_allowed)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
     if (sendbuf != MPI_IN_PLACE && (rc = coll_check_buffer(fn, handle, sendbuf, sendcount, dt, "send buffer")))
         return rc;
-    if (!recv_significant)
-        return MPI_SUCCESS;
-    if ((rc = coll_check_buffer(fn, handle, recvbuf, recvcount, dt, "receive buffer")))
+    if (recv_significant && (rc = coll_check_buffer(fn, handle, recvbuf, recvcount, dt, "receive buffer")))
         return rc;
-    if (sendcount > 0 && dt->size > 0)
+    if (alias_checked && sendcount > 0 && dt->size > 0)
         return coll_check_alias(fn, handle, sendbuf, recvbuf);
     return MPI_SUCCESS;
 }
@@ -55,7 +54,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count 
         (rc = coll_check_root(fn, handle, comm, root)))
         return rc;
     bool is_root = mpcrt_comm_rank(comm) == root;
-    if ((rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, is_root, is_root)))
+    if ((rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, is_root, is_root, is_root)))
         return rc;
     return finish(fn, handle, mpcrt_coll_reduce(comm, sendbuf, recvbuf, count, &red, root));
 }
@@ -81,7 +80,7 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Cou
     mpcrt_coll_reduction_t red;
     int rc;
     if ((rc = check_reduction(fn, handle, &comm, count, type, op, &red)) ||
-        (rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, true, true)))
+        (rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, true, true, true)))
         return rc;
     return finish(fn, handle, mpcrt_coll_allreduce(comm, sendbuf, recvbuf, count, &red));
 }
@@ -121,7 +120,7 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf, MP
         if (q == me)
             mine = c;
     }
-    if ((rc = check_buffers(fn, handle, sendbuf, total, recvbuf, mine, red.dt, true, true)))
+    if ((rc = check_buffers(fn, handle, sendbuf, total, recvbuf, mine, red.dt, true, true, true)))
         return rc;
     return finish(fn, handle,
                   mpcrt_coll_reduce_scatter(comm, sendbuf, recvbuf, recvcount, irecvcounts, crecvcounts, &red));
@@ -170,7 +169,7 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count co
         return rc;
     /* exscan: member 0's receive buffer receives nothing (and holds no input unless in place). */
     bool recv_significant = !exclusive || mpcrt_comm_rank(comm) > 0 || sendbuf == MPI_IN_PLACE;
-    if ((rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, true, recv_significant)))
+    if ((rc = check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, true, recv_significant, true)))
         return rc;
     return finish(fn, handle, mpcrt_coll_scan(comm, sendbuf, recvbuf, count, &red, exclusive));
 }

@@ -63,24 +63,48 @@ int mpcrt_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commu
 
 /* ------------------------------------------------------------------ members' descriptors */
 
-/* Every rooted collective's descriptor starts with the root its member named: MPI_ERR_ROOT unless the
- * caller's root is member 0's (a member whose root differs finds out; no member reads past a peer's
- * buffers either way). */
-int coll_same_root(mpcrt_comm_t *comm, int root);
+/* Every member's descriptor starts with this header: which collective the member called, and its root. */
+typedef struct {
+    uint32_t kind; /* COLL_* */
+    int root;      /* rooted collectives; 0 for the others */
+} coll_header_t;
+
+enum {
+    COLL_BCAST = 0x6d636f01, /* unlikely first words for the other users of the rendezvous */
+    COLL_GATHER,
+    COLL_SCATTER,
+    COLL_ALLGATHER,
+    COLL_ALLTOALL,
+    COLL_REDUCE,
+    COLL_ALLREDUCE,
+    COLL_REDUCE_SCATTER,
+    COLL_SCAN,
+    COLL_EXSCAN,
+};
+
+/* Member q's descriptor if q called the same collective, NULL otherwise: an erroneous program whose
+ * members called different collectives on the communicator (or one whose member failed its argument
+ * checks and went on to another collective); the caller then skips q and reports MPI_ERR_OTHER. */
+const void *coll_peer(mpcrt_comm_t *comm, int q, uint32_t kind);
+
+/* MPI_ERR_OTHER unless member 0 called the same collective, MPI_ERR_ROOT unless it named the same root (a
+ * member whose root differs finds out; no member reads past a peer's buffers either way). */
+int coll_same_root(mpcrt_comm_t *comm, uint32_t kind, int root);
 
 /* What each member of a reduction publishes. */
 typedef struct {
-    int root;
+    coll_header_t header;
     MPI_Count count; /* instances of the input (reduce_scatter: the sum of the counts) */
     MPI_Count bytes; /* count * size */
     const mpcrt_op_t *op;
     coll_view_t input, output;
 } coll_red_desc_t;
 
-/* MPI_SUCCESS when every member's descriptor agrees with the caller's on the root, the count, the amount
- * of data and the operation (then every input holds the instances any member may read); otherwise
- * MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP, the same answer on every member. */
-int coll_red_agree(mpcrt_comm_t *comm);
+/* MPI_SUCCESS when every member called the same collective and agrees with member 0 on the root, the
+ * count, the amount of data and the operation (then every input holds the instances any member may read);
+ * otherwise MPI_ERR_OTHER, MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP, the same answer on
+ * every member. */
+int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind);
 
 /* An array of n views (input and output lists of a reduction); NULL when out of memory. */
 coll_view_t *coll_views(int n);

@@ -11,13 +11,17 @@ coll_view_t *coll_views(int n)
     return malloc(sizeof(coll_view_t) * (size_t)(n > 0 ? n : 1));
 }
 
-int coll_red_agree(mpcrt_comm_t *comm)
+int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind)
 {
+    int n = mpcrt_comm_size(comm);
+    for (int q = 0; q < n; q++)
+        if (!coll_peer(comm, q, kind))
+            return MPI_ERR_OTHER;
     const coll_red_desc_t *first = comm->contributions[0];
     int rc = MPI_SUCCESS;
-    for (int q = 1; q < mpcrt_comm_size(comm) && rc == MPI_SUCCESS; q++) {
+    for (int q = 1; q < n && rc == MPI_SUCCESS; q++) {
         const coll_red_desc_t *peer = comm->contributions[q];
-        if (peer->root != first->root)
+        if (peer->header.root != first->header.root)
             rc = MPI_ERR_ROOT;
         else if (peer->count != first->count)
             rc = MPI_ERR_COUNT;
@@ -29,11 +33,11 @@ int coll_red_agree(mpcrt_comm_t *comm)
     return rc;
 }
 
-static coll_red_desc_t describe(const void *sendbuf, void *recvbuf, MPI_Count count,
+static coll_red_desc_t describe(uint32_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                                 const mpcrt_coll_reduction_t *red, int root)
 {
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    return (coll_red_desc_t){root, count, count * red->dt->size, red->op, {(void *)input, red->dt, count},
+    return (coll_red_desc_t){{kind, root}, count, count * red->dt->size, red->op, {(void *)input, red->dt, count},
                              {recvbuf, red->dt, count}};
 }
 
@@ -62,9 +66,9 @@ int mpcrt_coll_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MP
                       const mpcrt_coll_reduction_t *red, int root)
 {
     int me = mpcrt_comm_rank(comm);
-    coll_red_desc_t mine = describe(sendbuf, recvbuf, count, red, root);
+    coll_red_desc_t mine = describe(COLL_REDUCE, sendbuf, recvbuf, count, red, root);
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm);
+    int rc = coll_red_agree(comm, COLL_REDUCE);
     if (rc == MPI_SUCCESS)
         rc = reduce_share(comm, red, count, root);
     mpcrt_comm_rendezvous_done(comm);
@@ -75,9 +79,9 @@ int mpcrt_coll_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
                          const mpcrt_coll_reduction_t *red)
 {
     int me = mpcrt_comm_rank(comm);
-    coll_red_desc_t mine = describe(sendbuf, recvbuf, count, red, 0);
+    coll_red_desc_t mine = describe(COLL_ALLREDUCE, sendbuf, recvbuf, count, red, 0);
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm);
+    int rc = coll_red_agree(comm, COLL_ALLREDUCE);
     if (rc == MPI_SUCCESS)
         rc = reduce_share(comm, red, count, -1);
     mpcrt_comm_rendezvous_done(comm);

@@ -20,11 +20,11 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
     MPI_Count mycount = coll_block_count(&blocks, me), size = red->dt->size;
     bool in_place = sendbuf == MPI_IN_PLACE;
     const void *input = in_place ? recvbuf : sendbuf;
-    coll_red_desc_t mine = {0, total, total * size, red->op, {(void *)input, red->dt, total},
+    coll_red_desc_t mine = {{COLL_REDUCE_SCATTER, 0}, total, total * size, red->op, {(void *)input, red->dt, total},
                             {recvbuf, red->dt, mycount}};
     char *scratch = in_place ? malloc((size_t)(mycount * size > 0 ? mycount * size : 1)) : NULL;
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm);
+    int rc = coll_red_agree(comm, COLL_REDUCE_SCATTER);
     coll_view_t *inputs = rc == MPI_SUCCESS ? coll_views(n) : NULL;
     if (rc == MPI_SUCCESS && (!inputs || (in_place && !scratch)))
         rc = MPI_ERR_NO_MEM;

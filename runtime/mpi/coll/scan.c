@@ -12,11 +12,12 @@ int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_
     bool in_place = sendbuf == MPI_IN_PLACE;
     const void *input = in_place ? recvbuf : sendbuf;
     MPI_Count bytes = count * red->dt->size;
-    coll_red_desc_t mine = {0, count, bytes, red->op, {(void *)input, red->dt, count}, {recvbuf, red->dt, count}};
+    uint32_t kind = exclusive ? COLL_EXSCAN : COLL_SCAN;
+    coll_red_desc_t mine = {{kind, 0}, count, bytes, red->op, {(void *)input, red->dt, count}, {recvbuf, red->dt, count}};
     int ninputs = exclusive ? me : me + 1; /* exscan: member 0's receive buffer is left alone */
     char *scratch = in_place && ninputs > 0 ? malloc((size_t)(bytes > 0 ? bytes : 1)) : NULL;
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm);
+    int rc = coll_red_agree(comm, kind);
     coll_view_t *inputs = rc == MPI_SUCCESS && ninputs > 0 ? coll_views(ninputs) : NULL;
     if (rc == MPI_SUCCESS && ninputs > 0 && (!inputs || (in_place && !scratch)))
         rc = MPI_ERR_NO_MEM;
