@@ -89,6 +89,7 @@ static void destroy_comm(mpcrt_object_t *obj)
         mpcrt_object_release(&c->bridge->obj);
     if (c->topo)
         mpcrt_object_release(c->topo);
+    mpcrt_comm_pending_free(atomic_load_explicit(&c->pending, memory_order_acquire));
     free(c->contributions);
     free(c);
 }

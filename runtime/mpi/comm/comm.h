@@ -46,6 +46,9 @@ typedef struct mpcrt_comm {
     /* Virtual topology (runtime/mpi/topo), NULL if none; immutable, shared by duplicates, released with
      * the communicator. */
     mpcrt_object_t *topo;
+    /* Nonblocking creations (MPI_Comm_idup) begun on this communicator and not matched by every member yet
+     * (comm/idup.c); NULL until the first. Freed with the communicator. */
+    struct mpcrt_comm_pending *_Atomic pending;
     _Atomic int handle_holders;  /* members that have not freed their handle yet */
     mpcrt_comm_member_t *members; /* by comm rank (local group) */
     char name[MPI_MAX_OBJECT_NAME];
@@ -104,6 +107,9 @@ void mpcrt_comm_rendezvous_done(mpcrt_comm_t *comm);
 
 /* Initializes MPI_COMM_WORLD, MPI_COMM_SELF and MPI_GROUP_EMPTY for this process. */
 int mpcrt_comm_init_predefined(void);
+
+/* Frees the nonblocking-creation state of a communicator being destroyed (comm/idup.c). */
+void mpcrt_comm_pending_free(struct mpcrt_comm_pending *pending);
 
 /* Drops one member's hold on comm (MPI_Comm_free, or a member's MPI_Finalize for the predefined ones). */
 void mpcrt_comm_release_member(mpcrt_comm_t *comm);

@@ -1,7 +1,7 @@
 /* MPI API: communicator creation beyond dup and split (MPI 4.0 section 7.4.2): MPI_Comm_create (intra; the
  * inter case is in intercomm.c), MPI_Comm_create_group (collective over the group only: its members meet by
- * key, meeting.c), MPI_Comm_split_type, MPI_Comm_dup_with_info, MPI_Comm_idup(_with_info) and
- * MPI_Comm_get_parent. */
+ * key, meeting.c), MPI_Comm_split_type, MPI_Comm_dup_with_info and MPI_Comm_get_parent (the nonblocking
+ * duplicates are in idup.c). */
 #include "comm_internal.h"
 #include "../group/group.h"
 #include "../info/info.h"
@@ -268,42 +268,6 @@ int PMPI_Comm_dup_with_info(MPI_Comm handle, MPI_Info info, MPI_Comm *newcomm)
     return dup_with_info("MPI_Comm_dup_with_info", handle, info, newcomm);
 }
 MPCRT_PMPI_ALIAS(Comm_dup_with_info)
-
-/* The duplicate is made at once (the members meet in the call): the request is already complete, which
- * MPI allows; what a program may not do before MPI_Wait, it does not need to. */
-static int idup(const char *fn, MPI_Comm handle, MPI_Comm *newcomm, MPI_Request *request, bool with_info,
-                MPI_Info info)
-{
-    int rc = check_env(fn, handle);
-    if (rc)
-        return rc;
-    if (!request || !newcomm)
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
-    rc = with_info ? dup_with_info(fn, handle, info, newcomm) : PMPI_Comm_dup(handle, newcomm);
-    if (rc)
-        return rc;
-    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_GREQ);
-    if (!req || mpcrt_handle_register(&req->obj, request) != 0) {
-        free(req);
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "no memory for a request");
-    }
-    MPI_Status empty = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
-    req->status = empty;
-    mpcrt_request_complete(req);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Comm_idup(MPI_Comm handle, MPI_Comm *newcomm, MPI_Request *request)
-{
-    return idup("MPI_Comm_idup", handle, newcomm, request, false, MPI_INFO_NULL);
-}
-MPCRT_PMPI_ALIAS(Comm_idup)
-
-int PMPI_Comm_idup_with_info(MPI_Comm handle, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
-{
-    return idup("MPI_Comm_idup_with_info", handle, newcomm, request, true, info);
-}
-MPCRT_PMPI_ALIAS(Comm_idup_with_info)
 
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {

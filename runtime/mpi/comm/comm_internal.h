@@ -37,5 +37,13 @@ int mpcrt_comm_publish(mpcrt_comm_t *made, MPI_Comm *handle);
  * over both groups and returns an MPI error class. */
 int mpcrt_intercomm_dup(mpcrt_comm_t *comm, MPI_Comm *newcomm);
 int mpcrt_intercomm_split(mpcrt_comm_t *comm, int color, int key, MPI_Comm *newcomm);
+/* Builds and registers a duplicate of the pair whose sides are side_a (the bridge's first group) and
+ * side_b: handles[0] for side a's members, handles[1] for side b's. Returns an MPI error class. */
+int mpcrt_intercomm_build_dup(mpcrt_comm_t *side_a, mpcrt_comm_t *side_b, MPI_Comm handles[2]);
+/* Which side of its pair an intercommunicator object is: 0 for the bridge's first group, 1 for the other. */
+static inline int mpcrt_intercomm_side(const mpcrt_comm_t *comm)
+{
+    return comm->group->world[0] == comm->bridge->group->world[0] ? 0 : 1;
+}
 
 #endif

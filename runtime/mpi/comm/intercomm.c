@@ -107,7 +107,7 @@ static void meet_pair(mpcrt_comm_t *comm, pair_entry_t *mine, pair_build_fn buil
 {
     mpcrt_comm_t *bridge = comm->bridge;
     mine->comm = comm;
-    mine->side = comm->group->world[0] == bridge->group->world[0] ? 0 : 1;
+    mine->side = mpcrt_intercomm_side(comm);
     mine->local_rank = mpcrt_comm_rank(comm);
     mine->result.rc = MPI_SUCCESS;
     mine->result.handle = MPI_COMM_NULL;
@@ -126,6 +126,11 @@ static void give_all(pair_entry_t **entries, int n, int rc, const MPI_Comm handl
         entries[r]->result.rc = rc;
         entries[r]->result.handle = rc ? MPI_COMM_NULL : handles[entries[r]->side];
     }
+}
+
+int mpcrt_intercomm_build_dup(mpcrt_comm_t *side_a, mpcrt_comm_t *side_b, MPI_Comm handles[2])
+{
+    return build_and_publish(side_a->group, side_b->group, side_a, side_b, handles);
 }
 
 static void build_dup(mpcrt_comm_t *bridge, pair_entry_t **entries, int n, int first_side_size)

@@ -180,12 +180,46 @@ int main(int argc, char **argv)
 
     MPI_Request req;
     MPI_Status status;
-    MPI_Comm_idup(MPI_COMM_WORLD, &c, &req);
+    /* MPI_Comm_idup does not wait for the others: rank 0 begins its own only after every other rank has
+     * begun one and completed a synchronous send to it. */
+    if (rank == 0) {
+        for (int i = 1; i < size; i++)
+            MPI_Recv(&n, 1, MPI_INT, i, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Comm_idup(MPI_COMM_WORLD, &c, &req);
+    } else {
+        MPI_Comm_idup(MPI_COMM_WORLD, &c, &req);
+        MPI_Ssend(&rank, 1, MPI_INT, 0, 21, MPI_COMM_WORLD);
+    }
     MPI_Wait(&req, &status);
-    CHECK(req == MPI_REQUEST_NULL);
+    CHECK(req == MPI_REQUEST_NULL && status.MPI_ERROR == MPI_SUCCESS);
     MPI_Comm_compare(c, MPI_COMM_WORLD, &result);
     CHECK(result == MPI_CONGRUENT);
     check_ring(c, world);
+    /* Two idups in flight on two communicators, begun in opposite orders by even and odd ranks, completed
+     * by one MPI_Waitall; the second with info hints. */
+    MPI_Comm d1, d2;
+    MPI_Request two[2];
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_allow_overtaking", "true");
+    if (rank % 2) {
+        MPI_Comm_idup(c, &d1, &two[0]);
+        MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &d2, &two[1]);
+    } else {
+        MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &d2, &two[1]);
+        MPI_Comm_idup(c, &d1, &two[0]);
+    }
+    MPI_Info_free(&info);
+    MPI_Status statuses[2];
+    MPI_Waitall(2, two, statuses);
+    check_ring(d1, world);
+    check_ring(d2, world);
+    MPI_Comm_get_info(d2, &used);
+    buflen = sizeof value;
+    MPI_Info_get_string(used, "mpi_assert_allow_overtaking", &buflen, value, &flag);
+    CHECK(flag);
+    MPI_Info_free(&used);
+    MPI_Comm_free(&d1);
+    MPI_Comm_free(&d2);
     MPI_Comm_free(&c);
 
     MPI_Comm parent;

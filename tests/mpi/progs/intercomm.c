@@ -180,6 +180,24 @@ int main(int argc, char **argv)
     check_pt2pt(dup, side);
     MPI_Comm_free(&dup);
 
+    /* idup of the intercommunicator: both groups take part, nobody waits in the call (remote rank 0 of
+     * each side begins only after the other side's members have). */
+    MPI_Request req;
+    if (r == 0) {
+        for (int i = 1; i < remote_n; i++)
+            MPI_Recv(&flag, 1, MPI_INT, i, 5, inter, MPI_STATUS_IGNORE);
+        MPI_Comm_idup(inter, &dup, &req);
+    } else {
+        MPI_Comm_idup(inter, &dup, &req);
+        MPI_Ssend(&r, 1, MPI_INT, 0, 5, inter);
+    }
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Comm_test_inter(dup, &flag);
+    MPI_Comm_compare(inter, dup, &result);
+    CHECK(flag && result == MPI_CONGRUENT);
+    check_pt2pt(dup, side);
+    MPI_Comm_free(&dup);
+
     /* create: each side keeps its first ceil(half) members. */
     MPI_Group lg, sub;
     MPI_Comm_group(inter, &lg);
