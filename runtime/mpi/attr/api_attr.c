@@ -7,6 +7,8 @@
 #include "../datatype/datatype.h"
 #include "../errhan/errhan.h"
 
+#include <pthread.h>
+
 /* ------------------------------------------------------------------ predefined communicator attributes */
 
 /* Values of the attributes MPI predefines on MPI_COMM_WORLD (MPI 4.0 section 9.1.2); answered on every
@@ -17,6 +19,12 @@ static const int io = MPI_ANY_SOURCE;       /* every rank can do I/O */
 static const int wtime_is_global = 1;       /* MPI_Wtime reads CLOCK_MONOTONIC: one clock for the node */
 static const int appnum = 0;                /* one application (no MPMD launch yet) */
 static int universe_size;                   /* the job's size: no dynamic processes */
+static pthread_once_t universe_once = PTHREAD_ONCE_INIT;
+
+static void set_universe_size(void)
+{
+    universe_size = mpcrt_mpi_world_size();
+}
 
 static bool is_predefined_keyval(int keyval)
 {
@@ -36,8 +44,8 @@ static const int *predefined_value(int keyval)
     case MPI_WTIME_IS_GLOBAL:
         return &wtime_is_global;
     case MPI_UNIVERSE_SIZE:
-        /* relaxed: every writer stores the same value. */
-        __atomic_store_n(&universe_size, mpcrt_mpi_world_size(), __ATOMIC_RELAXED);
+        /* Written once: the ranks read it through the pointer they get. */
+        pthread_once(&universe_once, set_universe_size);
         return &universe_size;
     case MPI_LASTUSEDCODE:
         return mpcrt_error_last_used_ptr();

@@ -115,22 +115,22 @@ int mpcrt_attr_set(mpcrt_attr_t **list, mpcrt_obj_kind_t kind, int object, int k
         mpcrt_keyval_retain(kv);
         mpcrt_attr_unlock(r);
         int rc = call_delete(kv, object, old);
-        mpcrt_attr_lock(r);
-        if (rc == MPI_SUCCESS && (e = find(*list, kv)))
-            e->value = value;
-        mpcrt_attr_unlock(r);
         mpcrt_keyval_release(kv);
-        if (rc != MPI_SUCCESS || e) {
+        if (rc != MPI_SUCCESS) {
             free(fresh);
             return rc;
         }
-        mpcrt_attr_lock(r); /* the callback deleted the attribute itself: set it anew */
+        mpcrt_attr_lock(r);
+        e = find(*list, kv); /* gone if the callback deleted the attribute itself: set it anew */
     }
-    mpcrt_keyval_retain(kv); /* the attribute's reference */
-    fresh->keyval = kv;
-    fresh->value = value;
-    fresh->next = *list;
-    *list = fresh;
+    if (e) {
+        e->value = value;
+        free(fresh);
+    } else {
+        mpcrt_keyval_retain(kv); /* the attribute's reference */
+        *fresh = (mpcrt_attr_t){*list, kv, value};
+        *list = fresh;
+    }
     mpcrt_attr_unlock(r);
     return MPI_SUCCESS;
 }

@@ -120,7 +120,7 @@ static mpcrt_errhandler_t *handler_for(MPI_Comm comm, MPI_Comm *object)
      * MPI_COMM_WORLD's (both start as MPI_ERRORS_ARE_FATAL, so a program that changes neither, or sets
      * both, sees no difference). */
     mpcrt_comm_t *self_comm = mpcrt_comm_self();
-    if (self_comm && self_comm->members[0].errhandler_set) {
+    if (self_comm && __atomic_load_n(&self_comm->members[0].errhandler_set, __ATOMIC_RELAXED)) {
         *object = MPI_COMM_SELF;
         return atomic_load_explicit(&self_comm->members[0].errhandler, memory_order_acquire);
     }

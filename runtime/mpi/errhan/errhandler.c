@@ -213,7 +213,7 @@ static int comm_set(const char *fn, MPI_Comm handle, MPI_Errhandler errhandler)
      * reference goes; raising on a communicator while another thread replaces its handler is a race in
      * the program (MPI 4.0 section 11.6.2). */
     mpcrt_errhandler_t *old = atomic_exchange_explicit(&m->errhandler, eh, memory_order_acq_rel);
-    m->errhandler_set = true;
+    __atomic_store_n(&m->errhandler_set, true, __ATOMIC_RELAXED); /* read by the rank's other threads */
     mpcrt_errhandler_release(old);
     return MPI_SUCCESS;
 }
