@@ -96,7 +96,8 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
 
 /* Wait until pred(arg) is true: spin a bounded, adaptive number of rounds running the progress hooks, then
  * park the ULT on its VP's poll list; the VP re-checks parked predicates. On a non-VP kernel thread: spin
- * with progress, then back off. pred must be cheap and must not block. */
+ * with progress, then back off. pred must be cheap, must not block, and may be called again after it
+ * returned true (by the sweep, then by the woken ULT): once true it must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
 
 /* A waiter: one blocked ULT or kernel thread, woken exactly by mpcrt_waiter_wake. The structure lives on

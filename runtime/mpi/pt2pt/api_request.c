@@ -9,8 +9,7 @@ static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_S
 
 static void set_status(MPI_Status *out, const MPI_Status *in)
 {
-    if (out != MPI_STATUS_IGNORE)
-        *out = *in;
+    mpcrt_status_out(out, in);
 }
 
 static mpcrt_request_t *lookup(MPI_Request handle)
@@ -146,10 +145,14 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
             if (!req && requests[i] != MPI_REQUEST_NULL)
                 return bad_request("MPI_Waitall", requests[i]);
             set_status(st, &empty_status);
+            if (st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
         mpcrt_request_wait(req);
         int error = finish(&requests[i], req, st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = error; /* only read by the caller when we return MPI_ERR_IN_STATUS */
         if (error != MPI_SUCCESS)
             failed = error;
     }
@@ -238,7 +241,10 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         indices[n++] = i;
-        if (finish(&requests[i], req, st) != MPI_SUCCESS)
+        int error = finish(&requests[i], req, st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = error;
+        if (error != MPI_SUCCESS)
             failed = 1;
     }
     *outcount = n;
@@ -362,9 +368,13 @@ typedef struct {
     void *message;
 } probe_t;
 
+/* A wait_until predicate may be evaluated again after it returned true (by the VP's sweep, then by the
+ * woken ULT): once a message is taken, later calls must report it, not look for another. */
 static bool probe_once(void *arg)
 {
     probe_t *p = arg;
+    if (p->message)
+        return true;
     return mpcrt_pt2pt_probe(p->match, p->source, p->tag, p->comm->context, p->status, p->take, &p->message);
 }
 

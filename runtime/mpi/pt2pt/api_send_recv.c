@@ -47,8 +47,7 @@ static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpc
 
 static void copy_status(MPI_Status *out, const MPI_Status *in)
 {
-    if (out != MPI_STATUS_IGNORE)
-        *out = *in;
+    mpcrt_status_out(out, in);
 }
 
 /* ------------------------------------------------------------------ blocking */

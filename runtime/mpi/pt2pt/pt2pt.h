@@ -56,6 +56,16 @@ mpcrt_match_t *mpcrt_match_create(void);
 
 /* Byte count of a status, as MPICH's layout stores it. */
 void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes);
+/* A status handed to the user by a single-completion call (Recv, Wait, Test, Probe...): every field but
+ * MPI_ERROR, which only the multiple-completion calls set, and only when they return MPI_ERR_IN_STATUS. */
+static inline void mpcrt_status_out(MPI_Status *out, const MPI_Status *in)
+{
+    if (out != MPI_STATUS_IGNORE && out != NULL) {
+        int error = out->MPI_ERROR;
+        *out = *in;
+        out->MPI_ERROR = error;
+    }
+}
 MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 
 /* Requests. */
