@@ -22,7 +22,7 @@ typedef struct {
     int provided;
     mpcrt_match_t *match; /* this rank's receive queues (pt2pt/match.c) */
     void *bsend_buffer;   /* MPI_Buffer_attach */
-    int bsend_size;
+    MPI_Count bsend_size;
     _Atomic(struct mpcrt_errcodes *) errcodes; /* errhan/codes.c: user error classes and codes */
     _Atomic(struct mpcrt_attr_rank *) attrs;   /* attr/: keyed attribute lists, lock */
 } mpcrt_mpi_rank_t;

@@ -1,6 +1,6 @@
 /* MPI API: completing requests (wait/test, any/some/all), persistent requests, cancel, free, status
  * queries, probes and matched probes, generalized requests. */
-#include "pt2pt.h"
+#include "api_pt2pt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +67,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     mpcrt_request_wait(req);
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "request failed");
+    return error == MPI_SUCCESS ? MPI_SUCCESS
+                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "request failed");
 }
 MPCRT_PMPI_ALIAS(Wait)
 
@@ -89,7 +90,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!*flag)
         return MPI_SUCCESS;
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "request failed");
+    return error == MPI_SUCCESS ? MPI_SUCCESS
+                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "request failed");
 }
 MPCRT_PMPI_ALIAS(Test)
 
@@ -437,7 +439,8 @@ static int message_handle(mpcrt_comm_t *comm, void *taken, MPI_Message *message)
     return MPI_SUCCESS;
 }
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Message *message, MPI_Status *status)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Message *message,
+                 MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     int rc = probe_check("MPI_Improbe", comm_handle, &comm, source, tag);
@@ -485,16 +488,21 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm_handle, MPI_Message *message,
 }
 MPCRT_PMPI_ALIAS(Mprobe)
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
+int mpcrt_pt2pt_imrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                       MPI_Request *request)
 {
     mpcrt_datatype_t *dt = mpcrt_datatype_get(type);
     if (!dt)
-        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_TYPE, "invalid datatype 0x%x", type);
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_TYPE, "invalid datatype 0x%x", type);
+    if (count < 0)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COUNT, "negative count %lld", (long long)count);
+    if (!message)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "null message pointer");
     mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_RECV);
     int handle;
     if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
         free(req);
-        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_NO_MEM, "no memory for a request");
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_NO_MEM, "no memory for a request");
     }
     *request = handle;
     mpcrt_datatype_retain(dt);
@@ -509,20 +517,31 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, M
     }
     mpcrt_request_t *holder = lookup(*message);
     if (!holder || !holder->extra_state)
-        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_REQUEST, "invalid message 0x%x", *message);
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST, "invalid message 0x%x", *message);
     void *taken = holder->extra_state;
     holder->extra_state = NULL;
     mpcrt_handle_free(MPCRT_OBJ_REQUEST, *message);
     *message = MPI_MESSAGE_NULL;
     return mpcrt_pt2pt_recv_message(taken, req);
 }
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
+{
+    return mpcrt_pt2pt_imrecv("MPI_Imrecv", buf, count, type, message, request);
+}
 MPCRT_PMPI_ALIAS(Imrecv)
+
+int mpcrt_pt2pt_mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                      MPI_Status *status)
+{
+    MPI_Request request;
+    int rc = mpcrt_pt2pt_imrecv(fn, buf, count, type, message, &request);
+    return rc ? rc : PMPI_Wait(&request, status);
+}
 
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
-    MPI_Request request;
-    int rc = PMPI_Imrecv(buf, count, type, message, &request);
-    return rc ? rc : PMPI_Wait(&request, status);
+    return mpcrt_pt2pt_mrecv("MPI_Mrecv", buf, count, type, message, status);
 }
 MPCRT_PMPI_ALIAS(Mrecv)
 
@@ -535,7 +554,8 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     int handle;
     if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
         free(req);
-        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Grequest_start", MPI_ERR_NO_MEM, "no memory for a request");
+        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Grequest_start", MPI_ERR_NO_MEM,
+                               "no memory for a request");
     }
     req->query_fn = query_fn;
     req->free_fn = free_fn;

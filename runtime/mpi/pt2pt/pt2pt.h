@@ -18,9 +18,15 @@ typedef enum {
     MPCRT_REQ_SEND,
     MPCRT_REQ_RECV,
     MPCRT_REQ_GREQ,
+    MPCRT_REQ_COMPOSITE, /* completes when its children have (MPI_Isendrecv) */
 } mpcrt_req_kind_t;
 
-typedef enum { MPCRT_SEND_STANDARD, MPCRT_SEND_SYNC, MPCRT_SEND_READY, MPCRT_SEND_BUFFERED } mpcrt_send_mode_t;
+typedef enum {
+    MPCRT_SEND_STANDARD,
+    MPCRT_SEND_SYNC,
+    MPCRT_SEND_READY,
+    MPCRT_SEND_BUFFERED
+} mpcrt_send_mode_t;
 
 typedef struct mpcrt_request mpcrt_request_t;
 struct mpcrt_request {
@@ -48,6 +54,12 @@ struct mpcrt_request {
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel_fn;
     void *extra_state;
+    /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
+     * child; the last child to complete gives the parent the status of children[0] and completes it. */
+    mpcrt_request_t *parent;
+    mpcrt_request_t *children[2];
+    _Atomic int pending;
+    void *owned_buffer; /* freed with the request (MPI_Isendrecv_replace's packed copy) */
 };
 
 /* Per-receiving-rank matching state (one per local rank). */
@@ -72,6 +84,8 @@ MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
 void mpcrt_request_complete(mpcrt_request_t *req); /* publish completion, wake the owner */
 void mpcrt_request_wait(mpcrt_request_t *req);
+/* Makes child (not started yet) one of the two children of a composite request; returns its slot. */
+int mpcrt_request_adopt(mpcrt_request_t *parent, mpcrt_request_t *child);
 static inline bool mpcrt_request_done(const mpcrt_request_t *req)
 {
     return atomic_load_explicit(&((mpcrt_request_t *)req)->complete, memory_order_acquire);

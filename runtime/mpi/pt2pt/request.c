@@ -25,6 +25,10 @@ static void destroy_request(mpcrt_object_t *obj)
         mpcrt_datatype_release(req->datatype);
     if (req->comm)
         mpcrt_object_release(&req->comm->obj);
+    for (int i = 0; i < 2; i++)
+        if (req->children[i])
+            mpcrt_object_release(&req->children[i]->obj);
+    free(req->owned_buffer);
     free(req);
 }
 
@@ -41,12 +45,28 @@ mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 
 void mpcrt_request_complete(mpcrt_request_t *req)
 {
-    /* Read the owner first: once `complete` is visible the request (maybe on the owner's stack) can go. */
+    /* Read the owner and parent first: once `complete` is visible the request (maybe on the owner's stack)
+     * can go. A child is only freed with its parent, which cannot complete before this child does. */
     mpcrt_ult_t *owner = req->owner;
+    mpcrt_request_t *parent = req->parent;
     /* release: the data copied into the receive buffer and the status are visible to the waiter. */
     atomic_store_explicit(&req->complete, 1, memory_order_release);
     if (owner)
         mpcrt_ult_wake(owner); /* a parked waiter re-checks at once; a spurious poke is harmless */
+    if (parent && atomic_fetch_sub_explicit(&parent->pending, 1, memory_order_acq_rel) == 1) {
+        parent->status = parent->children[0]->status;
+        mpcrt_request_complete(parent);
+    }
+}
+
+int mpcrt_request_adopt(mpcrt_request_t *parent, mpcrt_request_t *child)
+{
+    int slot = parent->children[0] ? 1 : 0;
+    parent->children[slot] = child; /* the caller's reference moves to the parent */
+    child->parent = parent;
+    child->owner = NULL; /* nobody waits on the child itself */
+    atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
+    return slot;
 }
 
 static bool request_done(void *arg)
