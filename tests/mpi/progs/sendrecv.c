@@ -27,7 +27,8 @@ static void ring_isendrecv(int rank, int size, int n)
     memset(in, 0xff, n * sizeof *in);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     MPI_Request req;
-    CHECK(MPI_Isendrecv(out, n, MPI_INT, right, 7, in, n, MPI_INT, left, 7, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+    CHECK(MPI_Isendrecv(out, n, MPI_INT, right, 7, in, n, MPI_INT, left, 7, MPI_COMM_WORLD, &req) ==
+          MPI_SUCCESS);
     MPI_Status st;
     CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS);
     CHECK(req == MPI_REQUEST_NULL);
