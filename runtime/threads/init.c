@@ -91,6 +91,13 @@ int mpcrt_sched_num_vps(void)
     return mpcrt_sched.nvps;
 }
 
+int mpcrt_sched_vp_resource(int vp, const char *resource)
+{
+    if (vp < 0 || vp >= mpcrt_sched.nvps)
+        return -1;
+    return mpcrt_topo_resource_index(mpcrt_sched.vps[vp].core, resource);
+}
+
 void mpcrt_sched_run_until(bool (*done)(void *), void *arg)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;

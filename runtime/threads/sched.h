@@ -41,6 +41,9 @@ int mpcrt_sched_init_here(void);
 void mpcrt_sched_finalize(void);
 bool mpcrt_sched_is_initialized(void);
 int mpcrt_sched_num_vps(void);
+/* Index of the hardware resource of the given hwloc type name ("core", "l3cache", "numanode", "package",
+ * "machine"...) that holds VP vp's core; -1 if the name is unknown, the VP unbound or the level absent. */
+int mpcrt_sched_vp_resource(int vp, const char *resource);
 
 /* Run the calling VP's scheduler loop (the caller must be VP 0's kernel thread, outside any ULT) until
  * done(arg) is true; done is checked after every scheduling round. This is how the thread-mode entry

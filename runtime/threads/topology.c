@@ -6,7 +6,11 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 static hwloc_topology_t topology;
 static hwloc_bitmap_t *core_sets;
@@ -57,6 +61,65 @@ int mpcrt_topo_bind_self(int core)
     if (core < 0 || core >= ncores)
         return -EINVAL;
     return hwloc_set_cpubind(topology, core_sets[core], HWLOC_CPUBIND_THREAD) == 0 ? 0 : -errno;
+}
+
+/* A resource name, exactly (any case): hwloc's type names and MPI's aliases. hwloc_type_sscanf is not
+ * used because it accepts abbreviations ("no" is a NUMA node), and a typo must not name a resource. */
+static bool parse_resource(const char *name, hwloc_obj_type_t *type, unsigned *cache_depth)
+{
+    static const struct {
+        const char *name;
+        hwloc_obj_type_t type;
+    } names[] = {{"machine", HWLOC_OBJ_MACHINE}, {"package", HWLOC_OBJ_PACKAGE}, {"socket", HWLOC_OBJ_PACKAGE},
+                 {"numanode", HWLOC_OBJ_NUMANODE}, {"numa", HWLOC_OBJ_NUMANODE},   {"core", HWLOC_OBJ_CORE},
+                 {"pu", HWLOC_OBJ_PU},             {"hwthread", HWLOC_OBJ_PU}};
+    *cache_depth = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(name, names[i].name) == 0) {
+            *type = names[i].type;
+            return true;
+        }
+    /* l<N>cache, l<N>ucache, l<N>dcache: the level-N cache holding data; l<N>icache: instructions */
+    char kind[8] = "";
+    int n = 0;
+    if (sscanf(name, "%*1[lL]%u%7s%n", cache_depth, kind, &n) != 2 || (size_t)n != strlen(name) ||
+        *cache_depth < 1 || *cache_depth > 5)
+        return false;
+    bool instruction = strcasecmp(kind, "icache") == 0;
+    if (!instruction && strcasecmp(kind, "cache") && strcasecmp(kind, "ucache") && strcasecmp(kind, "dcache"))
+        return false;
+    if (instruction && *cache_depth > 3) /* hwloc knows instruction caches of levels 1 to 3 */
+        return false;
+    *type = instruction ? HWLOC_OBJ_L1ICACHE + (*cache_depth - 1) : HWLOC_OBJ_L1CACHE + (*cache_depth - 1);
+    return true;
+}
+
+/* The hardware object of resource type `name` holding core `core`: its logical index, or -1 (unknown
+ * name, no such level). */
+int mpcrt_topo_resource_index(int core, const char *name)
+{
+    if (!topology || core < 0 || core >= ncores || !name)
+        return -1;
+    hwloc_obj_type_t type;
+    unsigned cache_depth;
+    if (!parse_resource(name, &type, &cache_depth))
+        return -1;
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topology, (unsigned)hwloc_bitmap_first(core_sets[core]));
+    if (!pu)
+        return -1;
+    if (type == HWLOC_OBJ_NUMANODE) { /* memory objects hang beside the CPU tree: match by cpuset */
+        hwloc_obj_t node = NULL;
+        while ((node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, node)))
+            if (hwloc_bitmap_isset(node->cpuset, pu->os_index))
+                return (int)node->logical_index;
+        return -1;
+    }
+    for (hwloc_obj_t obj = pu; obj; obj = obj->parent) {
+        if (obj->type != type)
+            continue;
+        return (int)obj->logical_index;
+    }
+    return -1;
 }
 
 void mpcrt_topo_finalize(void)

@@ -8,6 +8,7 @@
 #include "../pt2pt/pt2pt.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
@@ -189,47 +190,84 @@ MPCRT_PMPI_ALIAS(Comm_create_group)
 
 /* ------------------------------------------------------------------ MPI_Comm_split_type */
 
+/* Levels of the hardware, coarsest first: HW_UNGUIDED takes the first that splits comm. */
+static const char *const hw_levels[] = {"package", "numanode", "l3cache", "l2cache", "core", "pu"};
+
+/* The color of the caller for a hardware resource type (MPI 4.0 section 7.4.2): the index of the object of
+ * that type holding the rank's core; MPI_UNDEFINED when the type is unknown or the rank not bound. */
+static int hw_color(const char *resource)
+{
+    if (strcmp(resource, "mpi_shared_memory") == 0)
+        return mpcrt_job_first_rank(); /* ranks of one process share memory (the node once there are several) */
+    if (strcmp(resource, "hwthread") == 0)
+        resource = "pu"; /* MPI's name for hwloc's processing unit */
+    int vp = mpcrt_job_rank_vp(mpcrt_mpi_world_rank() - mpcrt_job_first_rank());
+    int index = mpcrt_sched_vp_resource(vp, resource);
+    return index < 0 ? MPI_UNDEFINED : index;
+}
+
+/* HW_UNGUIDED: the coarsest level whose split gives every member a strict subset of comm; each member then
+ * finds the chosen type in its info object (key mpi_hw_resource_type). MPI_COMM_NULL when none does. */
+static int split_unguided(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, int key, MPI_Info info,
+                          MPI_Comm *newcomm)
+{
+    int size = mpcrt_comm_size(comm);
+    for (size_t level = 0; level < sizeof hw_levels / sizeof *hw_levels; level++) {
+        int color = hw_color(hw_levels[level]);
+        int rc = PMPI_Comm_split(handle, color, key, newcomm);
+        if (rc)
+            return rc;
+        int mine = *newcomm == MPI_COMM_NULL ? size : mpcrt_comm_size(mpcrt_comm_get(*newcomm)), largest;
+        if ((rc = PMPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, handle)) != MPI_SUCCESS)
+            return rc;
+        if (largest < size) {
+            mpcrt_info_t *hints = info == MPI_INFO_NULL ? NULL : mpcrt_info_get(info);
+            if (hints && !hints->read_only && mpcrt_info_set(hints, "mpi_hw_resource_type", hw_levels[level]))
+                return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "no memory for the info key");
+            return MPI_SUCCESS;
+        }
+        if (*newcomm != MPI_COMM_NULL && (rc = PMPI_Comm_free(newcomm)) != MPI_SUCCESS)
+            return rc;
+    }
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Comm_split_type(MPI_Comm handle, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_split_type";
-    (void)info; /* no hint changes the result yet (mpi_hw_resource_type: see below) */
     mpcrt_comm_t *comm;
     int rc = check_comm(fn, handle, &comm, true);
     if (rc)
         return rc;
     if (!newcomm)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    if (info != MPI_INFO_NULL && !mpcrt_info_get(info))
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
     int color;
     switch (split_type) {
     case MPI_UNDEFINED:
-    case MPI_COMM_TYPE_HW_GUIDED:
-        /* HW_GUIDED names a resource through the info key mpi_hw_resource_type; none is recognized yet, and
-         * MPI 4.0 section 7.4.2 then gives MPI_COMM_NULL. */
         color = MPI_UNDEFINED;
         break;
+    case MPI_COMM_TYPE_HW_GUIDED: {
+        /* The resource is named by the info key mpi_hw_resource_type; without it, or with a type this
+         * machine does not have, the result is MPI_COMM_NULL (MPI 4.0 section 7.4.2). */
+        const char *resource = info == MPI_INFO_NULL ? NULL
+                                                     : mpcrt_info_value(mpcrt_info_get(info), "mpi_hw_resource_type");
+        color = resource ? hw_color(resource) : MPI_UNDEFINED;
+        break;
+    }
     case MPI_COMM_TYPE_SHARED:
         /* Ranks that can share memory: those of this process (a communicator does not span processes yet;
          * when it does, this becomes the node). */
         color = mpcrt_job_first_rank();
         break;
     case MPI_COMM_TYPE_HW_UNGUIDED:
-        /* The finest level with a hardware meaning: ranks sharing a core (virtual processor). */
-        color = mpcrt_job_rank_vp(mpcrt_mpi_world_rank() - mpcrt_job_first_rank());
-        if (color < 0)
-            color = 0;
-        break;
+        return split_unguided(fn, handle, comm, key, info, newcomm);
     default:
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "unknown split type %d", split_type);
     }
-    rc = PMPI_Comm_split(handle, color, key, newcomm);
-    if (rc == MPI_SUCCESS && split_type == MPI_COMM_TYPE_HW_UNGUIDED && *newcomm != MPI_COMM_NULL) {
-        /* Each result must be a strict subset of comm; if one is not, all members got the whole group (the
-         * colors then all agree), so all free it alike. */
-        mpcrt_comm_t *made = mpcrt_comm_get(*newcomm);
-        if (mpcrt_comm_size(made) == mpcrt_comm_size(comm))
-            rc = PMPI_Comm_free(newcomm);
-    }
-    return rc;
+    return PMPI_Comm_split(handle, color, key, newcomm);
 }
 MPCRT_PMPI_ALIAS(Comm_split_type)
 
