@@ -2,6 +2,7 @@
 # runtime/). Included by runtime/CMakeLists.txt.
 list(APPEND MPI_SOURCES
   mpi/core/handle.c
+  mpi/core/memory.c
   mpi/datatype/address.c
   mpi/datatype/api_create.c
   mpi/datatype/api_pack.c

@@ -1,8 +1,9 @@
 /* Combined send-receives and the large-count forms: MPI_Isendrecv(_replace) around a ring and to oneself
  * (with a derived datatype), truncation reported through MPI_Wait, MPI_Sendrecv_c, and every `_c`
- * point-to-point call moving checked payloads. */
+ * point-to-point call moving checked payloads (the buffered send's buffer from MPI_Alloc_mem). */
 #include "check.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,7 +111,9 @@ static void large_count_forms(int rank, int size)
 
     /* Buffered: attach, send, detach (the size comes back as an MPI_Count). */
     MPI_Count bytes = N * sizeof(int) + MPI_BSEND_OVERHEAD;
-    void *attached = malloc(bytes);
+    void *attached = NULL;
+    CHECK(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &attached) == MPI_SUCCESS && attached);
+    CHECK(((uintptr_t)attached & 63) == 0);
     CHECK(MPI_Buffer_attach_c(attached, bytes) == MPI_SUCCESS);
     CHECK(MPI_Bsend_c(out, n, MPI_INT, right, 13, MPI_COMM_WORLD) == MPI_SUCCESS);
     memset(in, 0, sizeof in);
@@ -120,7 +123,9 @@ static void large_count_forms(int rank, int size)
     MPI_Count back_size;
     CHECK(MPI_Buffer_detach_c(&back, &back_size) == MPI_SUCCESS);
     CHECK(back == attached && back_size == bytes);
-    free(attached);
+    CHECK(MPI_Free_mem(attached) == MPI_SUCCESS);
+    void *none;
+    CHECK(MPI_Alloc_mem(-1, MPI_INFO_NULL, &none) == MPI_ERR_SIZE);
 
     /* Matched probe, large-count receive. */
     CHECK(MPI_Send_c(out, n, MPI_INT, right, 14, MPI_COMM_WORLD) == MPI_SUCCESS || size == 1);
