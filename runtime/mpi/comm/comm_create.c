@@ -167,7 +167,7 @@ int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI
         return MPI_SUCCESS;
     }
     mpcrt_creation_t mine = {MPI_SUCCESS, MPI_COMM_NULL};
-    mpcrt_meeting_t *m = mpcrt_meeting_join(comm->context, tag, group, me, &mine);
+    mpcrt_meeting_t *m = mpcrt_meeting_join(comm->context, tag, NULL, group->world, group->size, me, &mine);
     if (!m)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "cannot meet the group's members");
     if (me == 0) {

@@ -8,15 +8,20 @@
 /* ------------------------------------------------------------------ meetings (meeting.c) */
 
 /* A rendezvous of the members of a group that is not a communicator's (MPI_Comm_create_group is collective
- * over the group only). Members meet by key: (context of the parent, tag, the group's world ranks in order).
- * A meeting is open until its last member arrives; a later call with the same key starts a new one. */
+ * over the group only). Members meet by key: (context of the parent, tag, string tag or NULL, the members'
+ * world ranks in order); a member's rank is its index in that list. A meeting is open until its last member
+ * arrives; a later call with the same key starts a new one. */
 typedef struct mpcrt_meeting mpcrt_meeting_t;
 
-/* Joins (or opens) the meeting and returns, to every member at once, after all group->size members have
+/* Keys of the creations without a parent communicator (communicator contexts never get this high). */
+#define MPCRT_MEETING_FROM_GROUP UINT32_MAX
+#define MPCRT_MEETING_FROM_GROUPS (UINT32_MAX - 1)
+
+/* Joins (or opens) the meeting and returns, to every member at once, after all `size` members have
  * arrived; contributions are then readable by everyone (mpcrt_meeting_contributions) until every member
  * called mpcrt_meeting_leave. Returns NULL when out of memory. */
-mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const mpcrt_group_t *group, int my_rank,
-                                    void *contribution);
+mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const char *stringtag, const int *world, int size,
+                                    int my_rank, void *contribution);
 void **mpcrt_meeting_contributions(mpcrt_meeting_t *m);
 /* Second synchronization (the builder's results are written before it returns), then the last member out
  * frees the meeting. */
@@ -40,6 +45,9 @@ int mpcrt_intercomm_split(mpcrt_comm_t *comm, int color, int key, MPI_Comm *newc
 /* Builds and registers a duplicate of the pair whose sides are side_a (the bridge's first group) and
  * side_b: handles[0] for side a's members, handles[1] for side b's. Returns an MPI error class. */
 int mpcrt_intercomm_build_dup(mpcrt_comm_t *side_a, mpcrt_comm_t *side_b, MPI_Comm handles[2]);
+/* Builds and registers a pair over groups a and b (the bridge's first group is a), with the default error
+ * handler: handles[0] for a's members, handles[1] for b's. Returns an MPI error class. */
+int mpcrt_intercomm_build(mpcrt_group_t *a, mpcrt_group_t *b, MPI_Comm handles[2]);
 /* Which side of its pair an intercommunicator object is: 0 for the bridge's first group, 1 for the other. */
 static inline int mpcrt_intercomm_side(const mpcrt_comm_t *comm)
 {

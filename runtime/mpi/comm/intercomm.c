@@ -128,6 +128,11 @@ static void give_all(pair_entry_t **entries, int n, int rc, const MPI_Comm handl
     }
 }
 
+int mpcrt_intercomm_build(mpcrt_group_t *a, mpcrt_group_t *b, MPI_Comm handles[2])
+{
+    return build_and_publish(a, b, NULL, NULL, handles);
+}
+
 int mpcrt_intercomm_build_dup(mpcrt_comm_t *side_a, mpcrt_comm_t *side_b, MPI_Comm handles[2])
 {
     return build_and_publish(side_a->group, side_b->group, side_a, side_b, handles);

@@ -1,5 +1,6 @@
-/* Meetings: rendezvous of the members of a group keyed by (parent context, tag, members), for creations that
- * are collective over a group rather than over a communicator (MPI_Comm_create_group). In-process: the open
+/* Meetings: rendezvous of the members of a group keyed by (parent context, tag, string tag, members), for
+ * creations that are collective over a group rather than over a communicator (MPI_Comm_create_group,
+ * MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups). In-process: the open
  * meetings are a short list under one spinlock, touched once per member per creation (not a hot path). */
 #include "comm_internal.h"
 
@@ -9,6 +10,7 @@
 struct mpcrt_meeting {
     uint32_t context;
     int tag;
+    char *stringtag; /* NULL when the key has none */
     int size;
     int *world; /* the key's members, in group order */
     int arrived; /* under open_lock while the meeting is open */
@@ -21,38 +23,47 @@ struct mpcrt_meeting {
 static _Atomic int open_lock;
 static mpcrt_meeting_t *open_meetings;
 
-static bool same_key(const mpcrt_meeting_t *m, uint32_t context, int tag, const mpcrt_group_t *group)
+static bool same_key(const mpcrt_meeting_t *m, uint32_t context, int tag, const char *stringtag,
+                     const int *world, int size)
 {
-    return m->context == context && m->tag == tag && m->size == group->size &&
-           memcmp(m->world, group->world, sizeof(int) * (size_t)group->size) == 0;
+    return m->context == context && m->tag == tag && m->size == size &&
+           (m->stringtag && stringtag ? strcmp(m->stringtag, stringtag) == 0 : m->stringtag == stringtag) &&
+           memcmp(m->world, world, sizeof(int) * (size_t)size) == 0;
 }
 
-static mpcrt_meeting_t *new_meeting(uint32_t context, int tag, const mpcrt_group_t *group)
+static void free_meeting(mpcrt_meeting_t *m)
 {
-    mpcrt_meeting_t *m = calloc(1, sizeof *m + sizeof(void *) * (size_t)group->size);
+    free(m->stringtag);
+    free(m->world);
+    free(m);
+}
+
+static mpcrt_meeting_t *new_meeting(uint32_t context, int tag, const char *stringtag, const int *world, int size)
+{
+    mpcrt_meeting_t *m = calloc(1, sizeof *m + sizeof(void *) * (size_t)size);
     if (!m)
         return NULL;
-    m->world = malloc(sizeof(int) * (size_t)group->size);
-    if (!m->world || mpcrt_barrier_init(&m->barrier, (unsigned)group->size) != 0) {
-        free(m->world);
-        free(m);
+    m->world = malloc(sizeof(int) * (size_t)size);
+    m->stringtag = stringtag ? strdup(stringtag) : NULL;
+    if (!m->world || (stringtag && !m->stringtag) || mpcrt_barrier_init(&m->barrier, (unsigned)size) != 0) {
+        free_meeting(m);
         return NULL;
     }
-    memcpy(m->world, group->world, sizeof(int) * (size_t)group->size);
+    memcpy(m->world, world, sizeof(int) * (size_t)size);
     m->context = context;
     m->tag = tag;
-    m->size = group->size;
+    m->size = size;
     return m;
 }
 
-mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const mpcrt_group_t *group, int my_rank,
-                                    void *contribution)
+mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const char *stringtag, const int *world, int size,
+                                    int my_rank, void *contribution)
 {
     /* Allocated outside the lock, in case this member opens the meeting; freed if another did. */
-    mpcrt_meeting_t *fresh = new_meeting(context, tag, group);
+    mpcrt_meeting_t *fresh = new_meeting(context, tag, stringtag, world, size);
     mpcrt_spin_lock(&open_lock);
     mpcrt_meeting_t **link = &open_meetings;
-    while (*link && !same_key(*link, context, tag, group))
+    while (*link && !same_key(*link, context, tag, stringtag, world, size))
         link = &(*link)->next;
     mpcrt_meeting_t *m = *link;
     if (!m) {
@@ -70,10 +81,8 @@ mpcrt_meeting_t *mpcrt_meeting_join(uint32_t context, int tag, const mpcrt_group
     if (++m->arrived == m->size)
         *link = m->next; /* full: the next call with this key opens a new meeting */
     mpcrt_spin_unlock(&open_lock);
-    if (fresh) {
-        free(fresh->world);
-        free(fresh);
-    }
+    if (fresh)
+        free_meeting(fresh);
     /* The barrier's lock orders every member's contribution above before every member's reads after it. */
     mpcrt_barrier_wait(&m->barrier);
     return m;
@@ -89,8 +98,6 @@ void mpcrt_meeting_leave(mpcrt_meeting_t *m)
     mpcrt_barrier_wait(&m->barrier);
     /* acq_rel: every member's last use (its return from the barrier) happens before the free. A member
      * counts itself only after barrier_wait returned, so the last one frees a barrier nobody is inside. */
-    if (atomic_fetch_add_explicit(&m->left, 1, memory_order_acq_rel) == m->size - 1) {
-        free(m->world);
-        free(m);
-    }
+    if (atomic_fetch_add_explicit(&m->left, 1, memory_order_acq_rel) == m->size - 1)
+        free_meeting(m);
 }

@@ -4,6 +4,8 @@
  * is checked for its size, the caller's rank and a message round. */
 #include "check.h"
 
+#include <string.h>
+
 /* A ring shift in comm: every member receives its left neighbour's world rank. */
 static void check_ring(MPI_Comm comm, MPI_Group world)
 {
@@ -94,6 +96,20 @@ int main(int argc, char **argv)
         MPI_Comm_free(&c);
         MPI_Group_free(&solo);
     }
+    /* From the group alone (no parent), twice with the same tag, with an error handler. */
+    for (int round = 0; round < 2; round++) {
+        MPI_Comm_create_from_group(rank % 2 ? odds : evens, "mpcrt comm test", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                   &c);
+        MPI_Comm_size(c, &n);
+        MPI_Comm_rank(c, &r);
+        CHECK(n == (rank % 2 ? nodd : neven) && r == rank / 2);
+        MPI_Errhandler eh;
+        MPI_Comm_get_errhandler(c, &eh);
+        CHECK(eh == MPI_ERRORS_RETURN);
+        MPI_Errhandler_free(&eh);
+        check_ring(c, world);
+        MPI_Comm_free(&c);
+    }
     /* A caller outside the group gets MPI_COMM_NULL at once. */
     if (rank % 2) {
         MPI_Comm_create_group(MPI_COMM_WORLD, evens, 3, &c);
@@ -115,14 +131,37 @@ int main(int argc, char **argv)
         CHECK(n == size - 1);
         MPI_Comm_free(&c);
     }
+    /* HW_GUIDED: MPI_COMM_NULL without the key or for a resource mpcrt does not model. */
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL, &c);
     CHECK(c == MPI_COMM_NULL);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c);
-    if (c != MPI_COMM_NULL) { /* ranks sharing a core: a strict subset */
+    MPI_Info hw;
+    MPI_Info_create(&hw);
+    MPI_Info_set(hw, "mpi_hw_resource_type", "gpu");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hw, &c);
+    CHECK(c == MPI_COMM_NULL);
+    MPI_Info_set(hw, "mpi_hw_resource_type", "mpi_shared_memory");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hw, &c);
+    MPI_Comm_size(c, &n);
+    CHECK(n == size);
+    MPI_Comm_free(&c);
+    MPI_Info_set(hw, "mpi_hw_resource_type", "core");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hw, &c);
+    MPI_Comm_size(c, &n);
+    CHECK(n >= 1 && n <= size);
+    MPI_Comm_free(&c);
+    MPI_Info_free(&hw);
+    /* HW_UNGUIDED: a strict subset (ranks sharing a core) or MPI_COMM_NULL; the info names the level. */
+    MPI_Info_create(&hw);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, hw, &c);
+    if (c != MPI_COMM_NULL) {
+        char level[MPI_MAX_INFO_VAL + 1];
+        int len = sizeof level, has = 0;
         MPI_Comm_size(c, &n);
-        CHECK(n < size);
+        MPI_Info_get_string(hw, "mpi_hw_resource_type", &len, level, &has);
+        CHECK(n < size && has && level[0]);
         MPI_Comm_free(&c);
     }
+    MPI_Info_free(&hw);
 
     /* Duplicates. */
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &c);

@@ -236,6 +236,31 @@ int main(int argc, char **argv)
         MPI_Comm_free(&split);
     }
 
+    /* From groups alone: the evens and the odds, each side naming its own group first, leaders chosen
+     * differently from MPI_Intercomm_create's. */
+    MPI_Group wg, evens, odds;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int all_evens[1][3] = {{0, size - 1, 2}};
+    MPI_Group_range_incl(wg, 1, all_evens, &evens);
+    MPI_Group_difference(wg, evens, &odds);
+    MPI_Comm fg;
+    MPI_Intercomm_create_from_groups(side ? odds : evens, 0, side ? evens : odds, side ? neven - 1 : 0,
+                                     "mpcrt intercomm test", MPI_INFO_NULL, MPI_ERRORS_RETURN, &fg);
+    MPI_Comm_test_inter(fg, &flag);
+    MPI_Comm_size(fg, &n);
+    MPI_Comm_rank(fg, &r);
+    MPI_Comm_remote_size(fg, &remote_n);
+    CHECK(flag && n == (side ? nodd : neven) && r == rank / 2 && remote_n == (side ? neven : nodd));
+    MPI_Comm_get_errhandler(fg, &eh);
+    CHECK(eh == MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    check_pt2pt(fg, side);
+    check_merge(fg, side, 1, 0, rank, size);
+    MPI_Comm_free(&fg);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&odds);
+    MPI_Group_free(&wg);
+
     MPI_Comm_free(&inter);
     MPI_Comm_free(&peer);
     MPI_Comm_free(&local);
