@@ -17,8 +17,9 @@ struct mpcrt_errcodes;
 struct mpcrt_attr_rank;
 
 typedef struct {
-    bool initialized;
+    bool initialized; /* the World Model: MPI_Init ... MPI_Finalize */
     bool finalized;
+    _Atomic int sessions; /* the Sessions Model: sessions initialized and not finalized (core/session.c) */
     int provided;
     mpcrt_match_t *match; /* this rank's receive queues (pt2pt/match.c) */
     void *bsend_buffer;   /* MPI_Buffer_attach */
@@ -29,6 +30,18 @@ typedef struct {
 
 /* The calling rank's state; NULL when the process has not set up MPI yet. */
 mpcrt_mpi_rank_t *mpcrt_mpi_self(void);
+/* MPI may be called by this rank: between MPI_Init and MPI_Finalize, or while a session is open. */
+static inline bool mpcrt_mpi_active(const mpcrt_mpi_rank_t *self)
+{
+    return self && ((self->initialized && !self->finalized) ||
+                    atomic_load_explicit(&((mpcrt_mpi_rank_t *)self)->sessions, memory_order_relaxed) > 0);
+}
+/* MPI was set up by this rank at some point (the world model or a session), even if finalized since. */
+static inline bool mpcrt_mpi_started(const mpcrt_mpi_rank_t *self)
+{
+    return self && (self->initialized || atomic_load_explicit(&((mpcrt_mpi_rank_t *)self)->sessions,
+                                                              memory_order_relaxed) > 0);
+}
 /* The state of a rank of this process from its MPI_COMM_WORLD rank; NULL if it lives in another process. */
 mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank);
 /* Rank of the caller in MPI_COMM_WORLD and the world's size. */

@@ -14,7 +14,7 @@
 static int check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called before MPI_Init");
     if (self->finalized)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");

@@ -162,7 +162,7 @@ void mpcrt_comm_inherit(mpcrt_comm_t *child, mpcrt_comm_t *parent)
 int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, int *me)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called before MPI_Init");
     if (self->finalized)
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called after MPI_Finalize");

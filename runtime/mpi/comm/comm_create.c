@@ -29,7 +29,7 @@ int mpcrt_comm_publish(mpcrt_comm_t *made, MPI_Comm *handle)
 static int check_env(const char *fn, MPI_Comm handle)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called before MPI_Init");
     if (self->finalized)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");

@@ -27,7 +27,7 @@ static int check_common(const char *fn, const char *stringtag, MPI_Info info_han
                         mpcrt_errhandler_t **eh, mpcrt_info_t **info, void *out)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized || self->finalized)
+    if (!mpcrt_mpi_active(self))
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!stringtag || !out)
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "null string tag or output argument");

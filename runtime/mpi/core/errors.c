@@ -104,7 +104,7 @@ static mpcrt_errhandler_t *handler_for(MPI_Comm comm, MPI_Comm *object)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     /* Before MPI_Init and after MPI_Finalize: the initial error handler (MPI 4.0 section 9.3). */
-    if (!self || !self->initialized || self->finalized)
+    if (!mpcrt_mpi_active(self))
         return mpcrt_errhandler_fatal();
     mpcrt_comm_t *c = comm != MPI_COMM_NULL && comm != MPI_COMM_SELF ? mpcrt_comm_get(comm) : NULL;
     int me = c ? mpcrt_comm_rank(c) : MPI_UNDEFINED;

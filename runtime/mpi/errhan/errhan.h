@@ -54,6 +54,10 @@ static inline void mpcrt_errhandler_release(mpcrt_errhandler_t *eh)
         mpcrt_object_release(&eh->obj);
 }
 
+/* The handle MPI_*_get_errhandler gives the program for eh (the live user handle, counted, or a new one);
+ * MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int mpcrt_errhandler_hand_out(mpcrt_errhandler_t *eh, MPI_Errhandler *handle);
+
 /* Applies handler eh to an error `code` raised by `function` on the object `handle` (of the handler's
  * kind; `object` points to it for the user function). Prints the one-line report and ends the job for
  * FATAL and ABORT; otherwise returns the code the caller must return (a user handler may change it). */

@@ -118,7 +118,7 @@ static int create(mpcrt_errh_kind_t kind, void (*fn)(void), MPI_Errhandler *hand
 }
 
 /* A user handle for eh: the existing one if still live, else a new one. */
-static int hand_out(mpcrt_errhandler_t *eh, MPI_Errhandler *handle)
+int mpcrt_errhandler_hand_out(mpcrt_errhandler_t *eh, MPI_Errhandler *handle)
 {
     if (eh->obj.flags & MPCRT_OBJECT_PREDEFINED) {
         *handle = eh->obj.handle;
@@ -189,6 +189,18 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 }
 MPCRT_PMPI_ALIAS(Comm_create_errhandler)
 
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Session_create_errhandler";
+    if (!session_errhandler_fn || !errhandler)
+        return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "%s is NULL",
+                               session_errhandler_fn ? "errhandler" : "the function");
+    int rc = create(MPCRT_ERRH_SESSION, (void (*)(void))session_errhandler_fn, errhandler);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_NULL, fn, rc, "no memory for an error handler");
+}
+MPCRT_PMPI_ALIAS(Session_create_errhandler)
+
 int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
 {
     return comm_create("MPI_Errhandler_create", (void (*)(void))function, errhandler);
@@ -240,7 +252,7 @@ static int comm_get(const char *fn, MPI_Comm handle, MPI_Errhandler *errhandler)
     if (!errhandler)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "errhandler is NULL");
     mpcrt_errhandler_t *eh = atomic_load_explicit(&comm->members[me].errhandler, memory_order_acquire);
-    rc = hand_out(eh, errhandler);
+    rc = mpcrt_errhandler_hand_out(eh, errhandler);
     if (rc != MPI_SUCCESS)
         return mpcrt_mpi_error(handle, fn, rc, "no memory for an error handler handle");
     return MPI_SUCCESS;

@@ -9,7 +9,7 @@
 static int check_env(const char *fn)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_OTHER, "called before MPI_Init");
     if (self->finalized)
         return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_OTHER, "called after MPI_Finalize");

@@ -347,7 +347,7 @@ MPCRT_PMPI_ALIAS(Cancel)
 static int probe_check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, int source, int tag)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized || self->finalized)
+    if (!mpcrt_mpi_active(self))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(comm_handle)))
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator 0x%x", comm_handle);

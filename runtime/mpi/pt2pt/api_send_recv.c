@@ -16,7 +16,7 @@ static int check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_
                  mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag, bool receiving)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized || self->finalized)
+    if (!mpcrt_mpi_active(self))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(comm_handle)))
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator 0x%x", comm_handle);
@@ -274,7 +274,7 @@ MPCRT_PMPI_ALIAS(Recv_init)
 int mpcrt_pt2pt_buffer_attach(const char *fn, void *buffer, MPI_Count size)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "called before MPI_Init");
     if (size < 0)
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "negative size %lld", (long long)size);
@@ -296,7 +296,7 @@ MPCRT_PMPI_ALIAS(Buffer_attach)
 int mpcrt_pt2pt_buffer_detach(const char *fn, void *buffer_addr, MPI_Count *size)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    if (!self || !self->initialized)
+    if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "called before MPI_Init");
     *(void **)buffer_addr = self->bsend_buffer;
     *size = self->bsend_buffer ? self->bsend_size : 0;
@@ -307,7 +307,7 @@ int mpcrt_pt2pt_buffer_detach(const char *fn, void *buffer_addr, MPI_Count *size
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
-    MPI_Count n;
+    MPI_Count n = 0;
     int rc = mpcrt_pt2pt_buffer_detach("MPI_Buffer_detach", buffer_addr, &n);
     if (rc == MPI_SUCCESS)
         *size = n > INT32_MAX ? INT32_MAX : (int)n;

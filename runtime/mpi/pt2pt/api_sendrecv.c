@@ -115,8 +115,8 @@ static int replace(const char *fn, bool blocking, void *buf, MPI_Count count, MP
                    int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                    MPI_Request *request)
 {
-    void *packed;
-    MPI_Count bytes;
+    void *packed = NULL;
+    MPI_Count bytes = 0;
     int rc = pack_for_replace(fn, buf, count, type, comm, &packed, &bytes);
     if (rc)
         return rc;
