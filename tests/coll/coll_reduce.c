@@ -104,7 +104,8 @@ static void pair_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 
 static void test_struct_user_op(MPI_Comm comm, int me, int n)
 {
-    enum { COUNT = 50 };
+    /* Enough instances (12 bytes of data each) for every member to get a share (at least 16 KiB). */
+    int count = 1500 * n;
     int bl[2] = {1, 1};
     MPI_Aint disp[2] = {offsetof(pair_t, a), offsetof(pair_t, b)};
     MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
@@ -115,12 +116,12 @@ static void test_struct_user_op(MPI_Comm comm, int me, int n)
     int commute = 0;
     MPI_Op_commutative(op, &commute);
     CHECK(commute == 1, "MPI_Op_commutative of a commutative user op: %d", commute);
-    pair_t send[COUNT], recv[COUNT];
-    for (int i = 0; i < COUNT; i++)
+    pair_t *send = malloc(sizeof(pair_t) * count), *recv = malloc(sizeof(pair_t) * count);
+    for (int i = 0; i < count; i++)
         send[i] = (pair_t){me + i, (double)((me * 3 + i) % n)};
     long calls_before = user_calls;
-    MPI_Allreduce(send, recv, COUNT, pair_type, op, comm);
-    for (int i = 0; i < COUNT; i++) {
+    MPI_Allreduce(send, recv, count, pair_type, op, comm);
+    for (int i = 0; i < count; i++) {
         int want_a = n * (n - 1) / 2 + n * i;
         double want_b = 0;
         for (int q = 0; q < n; q++)
@@ -129,11 +130,13 @@ static void test_struct_user_op(MPI_Comm comm, int me, int n)
         CHECK(recv[i].a == want_a && recv[i].b == want_b, "struct allreduce [%d] = (%d, %g), expected (%d, %g)", i,
               recv[i].a, recv[i].b, want_a, want_b);
     }
-    /* Every rank reduces a share of the 50 instances when it has one. */
-    CHECK(n == 1 || me >= COUNT || user_calls > calls_before, "this rank never ran the user function");
+    /* Every member reduced its share, in its own ULT (the function checked the member's datatype). */
+    CHECK(n == 1 || user_calls > calls_before, "this rank never ran the user function");
     MPI_Op_free(&op);
     CHECK(op == MPI_OP_NULL, "MPI_Op_free leaves MPI_OP_NULL");
     MPI_Type_free(&pair_type);
+    free(send);
+    free(recv);
 }
 
 /* String concatenation (not commutative): each element holds up to 40 characters. */

@@ -5,6 +5,7 @@
 
 #include "coll.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* buf + off on integers: MPI_BOTTOM (NULL) plus absolute displacements is valid MPI. */
@@ -45,6 +46,21 @@ MPI_Count coll_block_count(const mpcrt_coll_blocks_t *b, int i);
 /* Instances [first, first + n) of a range of `total` shared out among `parts` members (member `index`). */
 void coll_share(MPI_Count total, int parts, int index, MPI_Count *first, MPI_Count *n);
 
+/* A list of views read in place: view i is at byte `offset` of descriptor descs[i] (the members'
+ * descriptors in the rendezvous), or, without descs, views[i]. No copy of n views per member: with n
+ * members all reducing, that would be O(n^2) memory. */
+typedef struct {
+    void *const *descs;
+    size_t offset;
+    const coll_view_t *views;
+    int n;
+} coll_view_list_t;
+
+static inline const coll_view_t *coll_list_at(const coll_view_list_t *l, int i)
+{
+    return l->descs ? (const coll_view_t *)((const char *)l->descs[i] + l->offset) : &l->views[i];
+}
+
 /* The combine engine: for instances [first, first + n) of the inputs' streams (in rank order),
  *   result = in[0] op in[1] op ... op in[ninputs - 1]
  * (folded from the last input, inout = in op inout, so non-commutative operations see rank order), written
@@ -52,8 +68,8 @@ void coll_share(MPI_Count total, int parts, int index, MPI_Count *first, MPI_Cou
  * signature; user functions see red->dt's layout (inputs of another type are copied into it first). Works
  * in pieces of bounded size; an output may be an input (each piece is read whole before it is written).
  * Returns MPI_SUCCESS, MPI_ERR_OP or MPI_ERR_NO_MEM. */
-int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int ninputs, MPI_Count first,
-                 MPI_Count n, const coll_view_t *outputs, int noutputs, MPI_Count out_first);
+int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first, MPI_Count n,
+                 const coll_view_list_t *outputs, MPI_Count out_first);
 
 /* Whether two members' operations are the same operation (user operations: the same function). */
 bool coll_same_op(const mpcrt_op_t *a, const mpcrt_op_t *b);
@@ -100,14 +116,17 @@ typedef struct {
     coll_view_t input, output;
 } coll_red_desc_t;
 
-/* MPI_SUCCESS when every member called the same collective and agrees with member 0 on the root, the
- * count, the amount of data and the operation (then every input holds the instances any member may read);
- * otherwise MPI_ERR_OTHER, MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP, the same answer on
- * every member. */
-int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind);
+/* MPI_SUCCESS when the caller and members [0, readers) called the same collective as member 0 and agree
+ * with it on the root, the count, the amount of data and the operation; otherwise MPI_ERR_OTHER,
+ * MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP. A member checks every member whose buffers it
+ * reads or writes (so it never goes past one), and always itself: a disagreement is reported by the
+ * member that has it and by every member that would have used its buffers. O(1) for members with
+ * nothing to reduce, so a small allreduce on many ranks stays linear. */
+int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind, int me, int readers);
 
-/* An array of n views (input and output lists of a reduction); NULL when out of memory. */
-coll_view_t *coll_views(int n);
+/* The descriptors' field `field` of every member, as a view list. */
+#define COLL_MEMBERS(comm, count, field)                                                                   \
+    ((coll_view_list_t){(comm)->contributions, offsetof(coll_red_desc_t, field), NULL, (count)})
 
 /* ------------------------------------------------------------------ API layer (api_check.c) */
 

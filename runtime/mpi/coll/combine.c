@@ -13,10 +13,10 @@ static MPI_Count min_count(MPI_Count a, MPI_Count b)
     return a < b ? a : b;
 }
 
-static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int ninputs,
-                          MPI_Count first, MPI_Count n, const coll_view_t *outputs, int noutputs,
-                          MPI_Count out_first)
+static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first,
+                          MPI_Count n, const coll_view_list_t *outputs, MPI_Count out_first)
 {
+    int ninputs = inputs->n;
     mpcrt_op_kernel_t kernel;
     int rc = mpcrt_op_kernel(red->op->index, red->dt, &kernel);
     if (rc)
@@ -26,7 +26,7 @@ static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_t *
     MPI_Count piece = min_count(total, PIECE_BYTES / elem > 0 ? PIECE_BYTES / elem * elem : elem);
     bool packing = false;
     for (int q = 0; q + 1 < ninputs; q++)
-        packing |= !mpcrt_datatype_is_contiguous(inputs[q].dt);
+        packing |= !mpcrt_datatype_is_contiguous(coll_list_at(inputs, q)->dt);
     char *acc = malloc((size_t)piece), *scratch = packing ? malloc((size_t)piece) : NULL;
     if (!acc || (packing && !scratch)) {
         free(acc);
@@ -36,9 +36,9 @@ static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_t *
     for (MPI_Count off = 0, len; off < total; off += len) {
         len = min_count(piece, total - off);
         coll_view_t acc_view = coll_packed_view(acc, len);
-        coll_copy_range(&inputs[ninputs - 1], start + off, &acc_view, 0, len);
+        coll_copy_range(coll_list_at(inputs, ninputs - 1), start + off, &acc_view, 0, len);
         for (int q = ninputs - 2; q >= 0; q--) {
-            const coll_view_t *in = &inputs[q];
+            const coll_view_t *in = coll_list_at(inputs, q);
             const void *src;
             if (mpcrt_datatype_is_contiguous(in->dt)) {
                 src = coll_at(in->buf, mpcrt_datatype_true_lb(in->dt) + start + off);
@@ -48,8 +48,8 @@ static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_t *
             }
             mpcrt_op_run_packed(&kernel, src, acc, len / elem);
         }
-        for (int o = 0; o < noutputs; o++)
-            coll_copy_range(&acc_view, 0, &outputs[o], out_start + off, len);
+        for (int o = 0; o < outputs->n; o++)
+            coll_copy_range(&acc_view, 0, coll_list_at(outputs, o), out_start + off, len);
     }
     free(acc);
     free(scratch);
@@ -67,10 +67,10 @@ static void *alloc_layout(const mpcrt_datatype_t *dt, MPI_Count count, void **ba
     return raw;
 }
 
-static int combine_user(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int ninputs,
-                        MPI_Count first, MPI_Count n, const coll_view_t *outputs, int noutputs,
-                        MPI_Count out_first)
+static int combine_user(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first,
+                        MPI_Count n, const coll_view_list_t *outputs, MPI_Count out_first)
 {
+    int ninputs = inputs->n;
     mpcrt_datatype_t *dt = red->dt;
     MPI_Aint extent = mpcrt_datatype_extent(dt);
     MPI_Count size = dt->size;
@@ -79,7 +79,7 @@ static int combine_user(const mpcrt_coll_reduction_t *red, const coll_view_t *in
     MPI_Count per_piece = min_count(n, widest > 0 && PIECE_BYTES / widest > 0 ? PIECE_BYTES / widest : 1);
     bool converting = false; /* an input in another datatype object: copied into dt's layout first */
     for (int q = 0; q + 1 < ninputs; q++)
-        converting |= inputs[q].dt != dt;
+        converting |= coll_list_at(inputs, q)->dt != dt;
     void *acc, *scratch = NULL;
     void *acc_mem = alloc_layout(dt, per_piece, &acc), *scratch_mem = NULL;
     if (converting)
@@ -92,34 +92,35 @@ static int combine_user(const mpcrt_coll_reduction_t *red, const coll_view_t *in
     for (MPI_Count j = 0, cnt; j < n; j += cnt) {
         cnt = min_count(per_piece, n - j);
         coll_view_t acc_view = {acc, dt, cnt};
-        coll_copy_range(&inputs[ninputs - 1], (first + j) * size, &acc_view, 0, cnt * size);
+        coll_copy_range(coll_list_at(inputs, ninputs - 1), (first + j) * size, &acc_view, 0, cnt * size);
         for (int q = ninputs - 2; q >= 0; q--) {
+            const coll_view_t *in = coll_list_at(inputs, q);
             const void *src;
-            if (inputs[q].dt == dt) {
-                src = coll_at(inputs[q].buf, (MPI_Aint)(first + j) * extent);
+            if (in->dt == dt) {
+                src = coll_at(in->buf, (MPI_Aint)(first + j) * extent);
             } else {
                 coll_view_t scratch_view = {scratch, dt, cnt};
-                coll_copy_range(&inputs[q], (first + j) * size, &scratch_view, 0, cnt * size);
+                coll_copy_range(in, (first + j) * size, &scratch_view, 0, cnt * size);
                 src = scratch;
             }
             mpcrt_op_call_user(red->op, src, acc, cnt, red->type, extent);
         }
-        for (int o = 0; o < noutputs; o++)
-            coll_copy_range(&acc_view, 0, &outputs[o], (out_first + j) * size, cnt * size);
+        for (int o = 0; o < outputs->n; o++)
+            coll_copy_range(&acc_view, 0, coll_list_at(outputs, o), (out_first + j) * size, cnt * size);
     }
     free(acc_mem);
     free(scratch_mem);
     return MPI_SUCCESS;
 }
 
-int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int ninputs, MPI_Count first,
-                 MPI_Count n, const coll_view_t *outputs, int noutputs, MPI_Count out_first)
+int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first, MPI_Count n,
+                 const coll_view_list_t *outputs, MPI_Count out_first)
 {
-    if (n <= 0 || ninputs <= 0 || red->dt->size == 0)
+    if (n <= 0 || inputs->n <= 0 || red->dt->size == 0)
         return MPI_SUCCESS;
     if (red->op->index == MPCRT_OP_USER)
-        return combine_user(red, inputs, ninputs, first, n, outputs, noutputs, out_first);
-    return combine_packed(red, inputs, ninputs, first, n, outputs, noutputs, out_first);
+        return combine_user(red, inputs, first, n, outputs, out_first);
+    return combine_packed(red, inputs, first, n, outputs, out_first);
 }
 
 bool coll_same_op(const mpcrt_op_t *a, const mpcrt_op_t *b)

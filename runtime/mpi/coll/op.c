@@ -89,8 +89,8 @@ int mpcrt_op_reduce_local(const mpcrt_op_t *op, const void *in, void *inout, MPI
         kernel.pair(in, inout, count, kernel.native_stride, kernel.native_index_offset);
         return MPI_SUCCESS;
     }
-    coll_view_t inputs[2] = {{(void *)in, dt, count}, {inout, dt, count}};
-    coll_view_t output = {inout, dt, count};
+    coll_view_t views[2] = {{(void *)in, dt, count}, {inout, dt, count}};
+    coll_view_list_t inputs = {NULL, 0, views, 2}, output = {NULL, 0, &views[1], 1};
     mpcrt_coll_reduction_t red = {op, type, dt};
-    return coll_combine(&red, inputs, 2, 0, count, &output, 1, 0);
+    return coll_combine(&red, &inputs, 0, count, &output, 0);
 }

@@ -4,33 +4,28 @@
  * input is never overwritten while another member still reads it, and the members reduce in parallel. */
 #include "coll_internal.h"
 
-#include <stdlib.h>
+enum { SHARE_BYTES = 16 * 1024 };
 
-coll_view_t *coll_views(int n)
+int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind, int me, int readers)
 {
-    return malloc(sizeof(coll_view_t) * (size_t)(n > 0 ? n : 1));
-}
-
-int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind)
-{
-    int n = mpcrt_comm_size(comm);
-    for (int q = 0; q < n; q++)
-        if (!coll_peer(comm, q, kind))
+    const coll_red_desc_t *first = coll_peer(comm, 0, kind);
+    if (!first)
+        return MPI_ERR_OTHER;
+    for (int k = -1; k < readers; k++) {
+        int q = k < 0 ? me : k; /* oneself first */
+        const coll_red_desc_t *peer = coll_peer(comm, q, kind);
+        if (!peer)
             return MPI_ERR_OTHER;
-    const coll_red_desc_t *first = comm->contributions[0];
-    int rc = MPI_SUCCESS;
-    for (int q = 1; q < n && rc == MPI_SUCCESS; q++) {
-        const coll_red_desc_t *peer = comm->contributions[q];
         if (peer->header.root != first->header.root)
-            rc = MPI_ERR_ROOT;
-        else if (peer->count != first->count)
-            rc = MPI_ERR_COUNT;
-        else if (peer->bytes != first->bytes)
-            rc = MPI_ERR_TYPE;
-        else if (!coll_same_op(peer->op, first->op))
-            rc = MPI_ERR_OP;
+            return MPI_ERR_ROOT;
+        if (peer->count != first->count)
+            return MPI_ERR_COUNT;
+        if (peer->bytes != first->bytes)
+            return MPI_ERR_TYPE;
+        if (!coll_same_op(peer->op, first->op))
+            return MPI_ERR_OP;
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 static coll_red_desc_t describe(uint32_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -41,36 +36,36 @@ static coll_red_desc_t describe(uint32_t kind, const void *sendbuf, void *recvbu
                              {recvbuf, red->dt, count}};
 }
 
-/* Reduces this member's share of the instances into the outputs of `root` (all members if root < 0). */
-static int reduce_share(mpcrt_comm_t *comm, const mpcrt_coll_reduction_t *red, MPI_Count count, int root)
+/* This member's share of the instances, reduced into the output of `root` (every member's if root < 0),
+ * once the members it uses agree. */
+static int reduce_share(mpcrt_comm_t *comm, uint32_t kind, const mpcrt_coll_reduction_t *red, MPI_Count count,
+                        int root)
 {
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
-    MPI_Count first, len;
-    coll_share(count, n, me, &first, &len);
-    if (len == 0)
-        return MPI_SUCCESS;
-    int noutputs = root < 0 ? n : 1;
-    coll_view_t *views = coll_views(n + noutputs);
-    if (!views)
-        return MPI_ERR_NO_MEM;
-    for (int q = 0; q < n; q++)
-        views[q] = ((const coll_red_desc_t *)comm->contributions[q])->input;
-    for (int o = 0; o < noutputs; o++)
-        views[n + o] = ((const coll_red_desc_t *)comm->contributions[root < 0 ? o : root])->output;
-    int rc = coll_combine(red, views, n, first, len, views + n, noutputs, first);
-    free(views);
-    return rc;
+    /* Shares of at least SHARE_BYTES: a member that reduces a few bytes still visits every member's
+     * buffers, so thousands of members each reducing one element would cost n^2 visits. */
+    MPI_Count bytes = count * red->dt->size, workers = (bytes + SHARE_BYTES - 1) / SHARE_BYTES;
+    if (workers > n)
+        workers = n;
+    MPI_Count first = 0, len = 0;
+    if (me < workers)
+        coll_share(count, (int)workers, me, &first, &len);
+    int rc = coll_red_agree(comm, kind, me, len > 0 ? n : 0);
+    if (rc != MPI_SUCCESS || len == 0)
+        return rc;
+    coll_view_list_t inputs = COLL_MEMBERS(comm, n, input);
+    coll_view_list_t outputs = COLL_MEMBERS(comm, n, output);
+    if (root >= 0)
+        outputs = (coll_view_list_t){NULL, 0, &((const coll_red_desc_t *)comm->contributions[root])->output, 1};
+    return coll_combine(red, &inputs, first, len, &outputs, first);
 }
 
 int mpcrt_coll_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                       const mpcrt_coll_reduction_t *red, int root)
 {
-    int me = mpcrt_comm_rank(comm);
     coll_red_desc_t mine = describe(COLL_REDUCE, sendbuf, recvbuf, count, red, root);
-    mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm, COLL_REDUCE);
-    if (rc == MPI_SUCCESS)
-        rc = reduce_share(comm, red, count, root);
+    mpcrt_comm_rendezvous(comm, mpcrt_comm_rank(comm), &mine);
+    int rc = reduce_share(comm, COLL_REDUCE, red, count, root);
     mpcrt_comm_rendezvous_done(comm);
     return rc;
 }
@@ -78,12 +73,9 @@ int mpcrt_coll_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MP
 int mpcrt_coll_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                          const mpcrt_coll_reduction_t *red)
 {
-    int me = mpcrt_comm_rank(comm);
     coll_red_desc_t mine = describe(COLL_ALLREDUCE, sendbuf, recvbuf, count, red, 0);
-    mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm, COLL_ALLREDUCE);
-    if (rc == MPI_SUCCESS)
-        rc = reduce_share(comm, red, count, -1);
+    mpcrt_comm_rendezvous(comm, mpcrt_comm_rank(comm), &mine);
+    int rc = reduce_share(comm, COLL_ALLREDUCE, red, count, -1);
     mpcrt_comm_rendezvous_done(comm);
     return rc;
 }

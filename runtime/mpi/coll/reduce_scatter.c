@@ -24,15 +24,14 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
                             {recvbuf, red->dt, mycount}};
     char *scratch = in_place ? malloc((size_t)(mycount * size > 0 ? mycount * size : 1)) : NULL;
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm, COLL_REDUCE_SCATTER);
-    coll_view_t *inputs = rc == MPI_SUCCESS ? coll_views(n) : NULL;
-    if (rc == MPI_SUCCESS && (!inputs || (in_place && !scratch)))
+    int rc = coll_red_agree(comm, COLL_REDUCE_SCATTER, me, mycount > 0 ? n : 0);
+    if (rc == MPI_SUCCESS && in_place && !scratch)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
-        for (int q = 0; q < n; q++)
-            inputs[q] = ((const coll_red_desc_t *)comm->contributions[q])->input;
+        coll_view_list_t inputs = COLL_MEMBERS(comm, n, input);
         coll_view_t out = in_place ? coll_packed_view(scratch, mycount * size) : mine.output;
-        rc = coll_combine(red, inputs, n, first, mycount, &out, 1, 0);
+        coll_view_list_t outputs = {NULL, 0, &out, 1};
+        rc = coll_combine(red, &inputs, first, mycount, &outputs, 0);
     }
     mpcrt_comm_rendezvous_done(comm);
     if (rc == MPI_SUCCESS && in_place) {
@@ -40,6 +39,5 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
         coll_copy_range(&result, 0, &mine.output, 0, mycount * size);
     }
     free(scratch);
-    free(inputs);
     return rc;
 }

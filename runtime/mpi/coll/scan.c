@@ -17,15 +17,14 @@ int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_
     int ninputs = exclusive ? me : me + 1; /* exscan: member 0's receive buffer is left alone */
     char *scratch = in_place && ninputs > 0 ? malloc((size_t)(bytes > 0 ? bytes : 1)) : NULL;
     mpcrt_comm_rendezvous(comm, me, &mine);
-    int rc = coll_red_agree(comm, kind);
-    coll_view_t *inputs = rc == MPI_SUCCESS && ninputs > 0 ? coll_views(ninputs) : NULL;
-    if (rc == MPI_SUCCESS && ninputs > 0 && (!inputs || (in_place && !scratch)))
+    int rc = coll_red_agree(comm, kind, me, ninputs);
+    if (rc == MPI_SUCCESS && in_place && ninputs > 0 && !scratch)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS && ninputs > 0) {
-        for (int q = 0; q < ninputs; q++)
-            inputs[q] = ((const coll_red_desc_t *)comm->contributions[q])->input;
+        coll_view_list_t inputs = COLL_MEMBERS(comm, ninputs, input);
         coll_view_t out = in_place ? coll_packed_view(scratch, bytes) : mine.output;
-        rc = coll_combine(red, inputs, ninputs, 0, count, &out, 1, 0);
+        coll_view_list_t outputs = {NULL, 0, &out, 1};
+        rc = coll_combine(red, &inputs, 0, count, &outputs, 0);
     }
     mpcrt_comm_rendezvous_done(comm);
     if (rc == MPI_SUCCESS && scratch) {
@@ -33,6 +32,5 @@ int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_
         coll_copy_range(&result, 0, &mine.output, 0, bytes);
     }
     free(scratch);
-    free(inputs);
     return rc;
 }
