@@ -43,6 +43,15 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_BIND] = {"MPCRT_BIND", CFG_BOOL, "1", "bind each VP to its core"},
     [MPCRT_CFG_EAGER_LIMIT] = {"MPCRT_EAGER_LIMIT", CFG_SIZE, "16K",
                                "largest message copied into an eager cell when its receive is not posted yet"},
+    [MPCRT_CFG_NBC_PROGRESS] = {"MPCRT_NBC_PROGRESS", CFG_STRING, "free",
+                                "where progress ULTs of collective schedules run: free (another core than "
+                                "the rank's), same (the rank's core), dedicated (the last core), none (only "
+                                "waiting and idle threads progress)"},
+    [MPCRT_CFG_NBC_PRIORITY] = {"MPCRT_NBC_PRIORITY", CFG_INT, "10",
+                                "base priority (0-20) of progress ULTs; they run at 20 while work is ready"},
+    [MPCRT_CFG_COLL_ALGORITHM] = {"MPCRT_COLL_ALGORITHM", CFG_STRING, "",
+                                  "algorithm overrides, comma-separated collective=algorithm (allreduce=ring, "
+                                  "bcast=binomial, ...; see runtime/mpi/nbc/README.md)"},
     [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
                          "comma-separated debug channels to print on stderr (sched, stack, all)"},
     [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",

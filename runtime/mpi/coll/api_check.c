@@ -6,13 +6,12 @@
 int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
 {
     int me;
-    int rc = mpcrt_comm_arg(fn, handle, comm, &me);
-    if (rc)
-        return rc;
-    if ((*comm)->remote_group) /* intercommunicator collectives come with a later version */
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_UNSUPPORTED_OPERATION,
-                               "%s on an intercommunicator is not implemented in this version of mpcrt", fn);
-    return MPI_SUCCESS;
+    return mpcrt_comm_arg(fn, handle, comm, &me);
+}
+
+int coll_peer_size(const mpcrt_comm_t *comm)
+{
+    return mpcrt_comm_peer_group(comm)->size;
 }
 
 int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt)
@@ -35,6 +34,12 @@ int coll_check_count(const char *fn, MPI_Comm handle, MPI_Count count)
 
 int coll_check_root(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, int root)
 {
+    if (comm->remote_group) { /* MPI_ROOT at the root, MPI_PROC_NULL in its group, its rank in the other */
+        if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < comm->remote_group->size))
+            return MPI_SUCCESS;
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_ROOT, "root %d is neither MPI_ROOT, MPI_PROC_NULL nor a rank "
+                               "of the remote group [0, %d)", root, comm->remote_group->size);
+    }
     int size = mpcrt_comm_size(comm);
     if (root < 0 || root >= size)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ROOT, "root %d is not a rank of the communicator [0, %d)", root,

@@ -3,16 +3,7 @@
  * for (MPI 4.0 chapter 6: what is significant only at the root is checked only there), then calls the
  * in-process implementation, and raises what the collective reports once every member has left it. */
 #include "coll_internal.h"
-
-/* Block descriptions: int arrays (MPI_x), MPI_Count/MPI_Aint arrays (MPI_x_c) or none (uniform). */
-typedef struct {
-    const int *icounts, *idispls;
-    const MPI_Count *ccounts;
-    const MPI_Aint *adispls;
-    const MPI_Datatype *types;
-    bool vector; /* the v and w forms: counts and displacements must be given */
-    bool typed;  /* alltoallw: types must be given */
-} vec_args_t;
+#include "../nbc/nbc.h"
 
 static const vec_args_t uniform = {0};
 
@@ -30,8 +21,8 @@ static int check_blocks_buffer(const char *fn, MPI_Comm handle, const mpcrt_coll
 }
 
 /* Fills *b from the arguments of one side of a v/w collective and checks them. */
-static int describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
-                           const vec_args_t *v, MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b)
+int coll_describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
+                         const vec_args_t *v, MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b)
 {
     int rc;
     *b = (mpcrt_coll_blocks_t){.buf = buf, .count = count};
@@ -44,16 +35,15 @@ static int describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MP
         for (int i = 0; i < n; i++) {
             mpcrt_datatype_t *dt;
             MPI_Count c = v->icounts ? v->icounts[i] : v->ccounts[i];
-            if (c > 0 && (rc = coll_check_type(fn, handle, v->types[i], &dt)))
-                return rc;
+            if (c > 0 && (rc = coll_check_type(fn, handle, v->types[i], &dt))) return rc;
         }
         b->types = v->types;
     } else {
-        if ((rc = coll_check_type(fn, handle, type, &b->dt)))
-            return rc;
+        if ((rc = coll_check_type(fn, handle, type, &b->dt))) return rc;
         if (v->vector) {
             if ((rc = coll_check_counts(fn, handle, n, v->icounts, v->ccounts,
-                                        v->idispls ? (const void *)v->idispls : (const void *)v->adispls, what)))
+                                        v->idispls ? (const void *)v->idispls : (const void *)v->adispls,
+                                        what)))
                 return rc;
         } else if ((rc = coll_check_count(fn, handle, count))) {
             return rc;
@@ -67,12 +57,11 @@ static int describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MP
 }
 
 /* One member's contiguous side (the send side of gather, the receive side of scatter). */
-static int check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
-                      mpcrt_datatype_t **dt, const char *what)
+int coll_check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
+                    mpcrt_datatype_t **dt, const char *what)
 {
     int rc;
-    if ((rc = coll_check_count(fn, handle, count)) || (rc = coll_check_type(fn, handle, type, dt)))
-        return rc;
+    if ((rc = coll_check_count(fn, handle, count)) || (rc = coll_check_type(fn, handle, type, dt))) return rc;
     return coll_check_buffer(fn, handle, buf, count, *dt, what);
 }
 
@@ -83,8 +72,7 @@ static int check_own_block(const char *fn, MPI_Comm handle, const void *sendbuf,
 {
     coll_view_t own = coll_block(b, me);
     int rc = coll_check_alias(fn, handle, sendbuf, b->buf);
-    if (rc == MPI_SUCCESS && coll_view_bytes(&own) > 0)
-        rc = coll_check_alias(fn, handle, sendbuf, own.buf);
+    if (rc == MPI_SUCCESS && coll_view_bytes(&own) > 0) rc = coll_check_alias(fn, handle, sendbuf, own.buf);
     return rc;
 }
 
@@ -95,67 +83,86 @@ static int finish(const char *fn, MPI_Comm handle, int rc)
 
 /* ------------------------------------------------------------------ bcast */
 
-static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle)
+int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle,
+                   const coll_how_t *how)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *dt;
     int rc;
     if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)) ||
-        (rc = check_side(fn, handle, buf, count, type, &dt, "buffer")))
+        (rc = coll_check_request(fn, handle, how)))
         return rc;
-    return finish(fn, handle, mpcrt_coll_bcast(comm, buf, count, dt, root));
+    bool idle = comm->remote_group && root == MPI_PROC_NULL; /* nothing is significant */
+    if (!idle && (rc = coll_check_side(fn, handle, buf, count, type, &dt, "buffer"))) return rc;
+    if (how->mode == COLL_BLOCKING && !comm->remote_group)
+        return finish(fn, handle, mpcrt_coll_bcast(comm, buf, count, dt, root));
+    mpcrt_nbc_t *s = NULL;
+    rc = mpcrt_nbc_bcast(comm, buf, idle ? 0 : count, idle ? mpcrt_datatype_get(MPI_BYTE) : dt, root, &s);
+    return coll_issue(fn, handle, rc, s, how);
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast("MPI_Bcast", buffer, count, datatype, root, comm);
+    return coll_api_bcast("MPI_Bcast", buffer, count, datatype, root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Bcast)
 
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm);
+    return coll_api_bcast("MPI_Bcast_c", buffer, count, datatype, root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Bcast_c)
 
 /* ------------------------------------------------------------------ gather(v) */
 
-static int gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root, MPI_Comm handle)
+int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root,
+                    MPI_Comm handle, const coll_how_t *how)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *sdt = NULL;
     int rc;
-    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)))
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)) ||
+        (rc = coll_check_request(fn, handle, how)))
         return rc;
-    int me = mpcrt_comm_rank(comm), n = mpcrt_comm_size(comm);
+    bool inter = comm->remote_group != NULL;
+    int me = mpcrt_comm_rank(comm), n = coll_peer_size(comm);
+    bool is_root = inter ? root == MPI_ROOT : me == root, sends = inter ? root >= 0 : true;
     bool in_place = sendbuf == MPI_IN_PLACE;
-    if (in_place && me != root)
+    if (in_place && (inter || !is_root))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
-    if (!in_place && (rc = check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
+    if (sends && !in_place &&
+        (rc = coll_check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
         return rc;
     mpcrt_coll_blocks_t recv = {0};
-    if (me == root) {
-        if ((rc = describe_blocks(fn, handle, n, recvbuf, recvcount, v, recvtype, "receive buffer", &recv)))
+    if (is_root) {
+        if ((rc = coll_describe_blocks(fn, handle, n, recvbuf, recvcount, v, recvtype, "receive buffer",
+                                       &recv)))
             return rc;
-        if (!in_place && sendcount > 0 && sdt->size > 0 && (rc = check_own_block(fn, handle, sendbuf, &recv, me)))
+        if (!inter && !in_place && sendcount > 0 && sdt->size > 0 &&
+            (rc = check_own_block(fn, handle, sendbuf, &recv, me)))
             return rc;
     }
-    return finish(fn, handle, mpcrt_coll_gather(comm, sendbuf, sendcount, sdt, &recv, root));
+    if (how->mode == COLL_BLOCKING && !inter)
+        return finish(fn, handle, mpcrt_coll_gather(comm, sendbuf, sendcount, sdt, &recv, root));
+    mpcrt_nbc_t *s = NULL;
+    rc = mpcrt_nbc_gather(comm, sendbuf, sendcount, sdt, &recv, root, &s);
+    return coll_issue(fn, handle, rc, s, how);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, root, comm);
+    return coll_api_gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype,
+                           root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Gather)
 
 int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, root,
-                  comm);
+    return coll_api_gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform,
+                           recvtype, root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Gather_c)
 
@@ -163,7 +170,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     vec_args_t v = {.icounts = recvcounts, .idispls = displs, .vector = true};
-    return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
+    return coll_api_gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm,
+                           &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Gatherv)
 
@@ -172,50 +180,61 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Comm comm)
 {
     vec_args_t v = {.ccounts = recvcounts, .adispls = displs, .vector = true};
-    return gather("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root, comm);
+    return coll_api_gather("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, root,
+                           comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Gatherv_c)
 
 /* ------------------------------------------------------------------ scatter(v) */
 
-static int scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *v,
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm handle)
+int coll_api_scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *v,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm handle, const coll_how_t *how)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *rdt = NULL;
     int rc;
-    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)))
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_root(fn, handle, comm, root)) ||
+        (rc = coll_check_request(fn, handle, how)))
         return rc;
-    int me = mpcrt_comm_rank(comm), n = mpcrt_comm_size(comm);
+    bool inter = comm->remote_group != NULL;
+    int me = mpcrt_comm_rank(comm), n = coll_peer_size(comm);
+    bool is_root = inter ? root == MPI_ROOT : me == root, receives = inter ? root >= 0 : true;
     bool in_place = recvbuf == MPI_IN_PLACE;
-    if (in_place && me != root)
+    if (in_place && (inter || !is_root))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's receive buffer only");
-    if (!in_place && (rc = check_side(fn, handle, recvbuf, recvcount, recvtype, &rdt, "receive buffer")))
+    if (receives && !in_place &&
+        (rc = coll_check_side(fn, handle, recvbuf, recvcount, recvtype, &rdt, "receive buffer")))
         return rc;
     mpcrt_coll_blocks_t send = {0};
-    if (me == root) {
-        if ((rc = describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, v, sendtype, "send buffer", &send)))
+    if (is_root) {
+        if ((rc = coll_describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, v, sendtype, "send buffer",
+                                       &send)))
             return rc;
-        if (!in_place && recvcount > 0 && rdt->size > 0 && (rc = check_own_block(fn, handle, recvbuf, &send, me)))
+        if (!inter && !in_place && recvcount > 0 && rdt->size > 0 &&
+            (rc = check_own_block(fn, handle, recvbuf, &send, me)))
             return rc;
     }
-    return finish(fn, handle, mpcrt_coll_scatter(comm, &send, recvbuf, recvcount, rdt, root));
+    if (how->mode == COLL_BLOCKING && !inter)
+        return finish(fn, handle, mpcrt_coll_scatter(comm, &send, recvbuf, recvcount, rdt, root));
+    mpcrt_nbc_t *s = NULL;
+    rc = mpcrt_nbc_scatter(comm, &send, recvbuf, recvcount, rdt, root, &s);
+    return coll_issue(fn, handle, rc, s, how);
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter("MPI_Scatter", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm);
+    return coll_api_scatter("MPI_Scatter", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
+                            recvtype, root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Scatter)
 
 int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter("MPI_Scatter_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm);
+    return coll_api_scatter("MPI_Scatter_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
+                            recvtype, root, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Scatter_c)
 
@@ -223,55 +242,64 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     vec_args_t v = {.icounts = sendcounts, .idispls = displs, .vector = true};
-    return scatter("MPI_Scatterv", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return coll_api_scatter("MPI_Scatterv", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Scatterv)
 
 int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                    MPI_Comm comm)
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int root, MPI_Comm comm)
 {
     vec_args_t v = {.ccounts = sendcounts, .adispls = displs, .vector = true};
-    return scatter("MPI_Scatterv_c", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return coll_api_scatter("MPI_Scatterv_c", sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Scatterv_c)
 
 /* ------------------------------------------------------------------ allgather(v) */
 
-static int allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype,
-                     MPI_Comm handle)
+int coll_api_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype,
+                       MPI_Comm handle, const coll_how_t *how)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *sdt = NULL;
     int rc;
-    if ((rc = coll_check_comm(fn, handle, &comm)))
-        return rc;
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_request(fn, handle, how))) return rc;
+    bool inter = comm->remote_group != NULL;
     bool in_place = sendbuf == MPI_IN_PLACE;
-    if (!in_place && (rc = check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
+    if (in_place && inter)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE on an intercommunicator");
+    if (!in_place && (rc = coll_check_side(fn, handle, sendbuf, sendcount, sendtype, &sdt, "send buffer")))
         return rc;
     mpcrt_coll_blocks_t recv;
-    if ((rc = describe_blocks(fn, handle, mpcrt_comm_size(comm), recvbuf, recvcount, v, recvtype, "receive buffer",
-                              &recv)))
+    if ((rc = coll_describe_blocks(fn, handle, coll_peer_size(comm), recvbuf, recvcount, v, recvtype,
+                                   "receive buffer", &recv)))
         return rc;
-    if (!in_place && sendcount > 0 && sdt->size > 0 &&
+    if (!inter && !in_place && sendcount > 0 && sdt->size > 0 &&
         (rc = check_own_block(fn, handle, sendbuf, &recv, mpcrt_comm_rank(comm))))
         return rc;
-    return finish(fn, handle, mpcrt_coll_allgather(comm, sendbuf, sendcount, sdt, &recv));
+    if (how->mode == COLL_BLOCKING && !inter)
+        return finish(fn, handle, mpcrt_coll_allgather(comm, sendbuf, sendcount, sdt, &recv));
+    mpcrt_nbc_t *s = NULL;
+    rc = mpcrt_nbc_allgather(comm, sendbuf, sendcount, sdt, &recv, &s);
+    return coll_issue(fn, handle, rc, s, how);
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype, comm);
+    return coll_api_allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform,
+                              recvtype, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Allgather)
 
 int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform, recvtype,
-                     comm);
+    return coll_api_allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, &uniform,
+                              recvtype, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Allgather_c)
 
@@ -279,35 +307,37 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     vec_args_t v = {.icounts = recvcounts, .idispls = displs, .vector = true};
-    return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
+    return coll_api_allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm,
+                              &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Allgatherv)
 
 int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                      MPI_Comm comm)
 {
     vec_args_t v = {.ccounts = recvcounts, .adispls = displs, .vector = true};
-    return allgather("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype, comm);
+    return coll_api_allgather("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype,
+                              comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Allgatherv_c)
 
 /* ------------------------------------------------------------------ alltoall(v,w) */
 
-static int alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *sv,
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const vec_args_t *rv,
-                    MPI_Datatype recvtype, MPI_Comm handle)
+int coll_api_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *sv,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const vec_args_t *rv,
+                      MPI_Datatype recvtype, MPI_Comm handle, const coll_how_t *how)
 {
     mpcrt_comm_t *comm;
     int rc;
-    if ((rc = coll_check_comm(fn, handle, &comm)))
-        return rc;
-    int n = mpcrt_comm_size(comm);
+    if ((rc = coll_check_comm(fn, handle, &comm)) || (rc = coll_check_request(fn, handle, how))) return rc;
+    int n = coll_peer_size(comm);
     mpcrt_coll_blocks_t send = {.buf = MPI_IN_PLACE}, recv;
     bool in_place = sendbuf == MPI_IN_PLACE;
-    if (!in_place &&
-        (rc = describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, sv, sendtype, "send buffer", &send)))
+    if (!in_place && (rc = coll_describe_blocks(fn, handle, n, (void *)sendbuf, sendcount, sv, sendtype,
+                                                "send buffer", &send)))
         return rc;
-    if ((rc = describe_blocks(fn, handle, n, recvbuf, recvcount, rv, recvtype, "receive buffer", &recv)))
+    if ((rc = coll_describe_blocks(fn, handle, n, recvbuf, recvcount, rv, recvtype, "receive buffer", &recv)))
         return rc;
     if (!in_place) {
         MPI_Count sent = 0;
@@ -315,42 +345,52 @@ static int alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, co
             coll_view_t block = coll_block(&send, i);
             sent = coll_view_bytes(&block);
         }
-        if (sent > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf)))
-            return rc;
+        if (sent > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf))) return rc;
     }
-    return finish(fn, handle, mpcrt_coll_alltoall(comm, &send, &recv));
+    if (in_place && comm->remote_group)
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE on an intercommunicator");
+    if (how->mode == COLL_BLOCKING && !comm->remote_group)
+        return finish(fn, handle, mpcrt_coll_alltoall(comm, &send, &recv));
+    mpcrt_nbc_t *s = NULL;
+    rc = mpcrt_nbc_alltoall(comm, &send, &recv, &s);
+    return coll_issue(fn, handle, rc, s, how);
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall("MPI_Alltoall", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, &uniform,
-                    recvtype, comm);
+    return coll_api_alltoall("MPI_Alltoall", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
+                             &uniform, recvtype, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoall)
 
 int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall("MPI_Alltoall_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, &uniform,
-                    recvtype, comm);
+    return coll_api_alltoall("MPI_Alltoall_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
+                             &uniform, recvtype, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoall_c)
 
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
 {
-    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .vector = true}, rv = {.icounts = recvcounts, .idispls = rdispls, .vector = true};
-    return alltoall("MPI_Alltoallv", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
+    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .vector = true},
+               rv = {.icounts = recvcounts, .idispls = rdispls, .vector = true};
+    return coll_api_alltoall("MPI_Alltoallv", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm,
+                             &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoallv)
 
 int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                     MPI_Datatype recvtype, MPI_Comm comm)
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .vector = true}, rv = {.ccounts = recvcounts, .adispls = rdispls, .vector = true};
-    return alltoall("MPI_Alltoallv_c", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm);
+    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .vector = true},
+               rv = {.ccounts = recvcounts, .adispls = rdispls, .vector = true};
+    return coll_api_alltoall("MPI_Alltoallv_c", sendbuf, 0, &sv, sendtype, recvbuf, 0, &rv, recvtype, comm,
+                             &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoallv_c)
 
@@ -358,10 +398,12 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    vec_args_t sv = {.icounts = sendcounts, .idispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
-    vec_args_t rv = {.icounts = recvcounts, .idispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
-    return alltoall("MPI_Alltoallw", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
-                    comm);
+    vec_args_t sv = {
+        .icounts = sendcounts, .idispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
+    vec_args_t rv = {
+        .icounts = recvcounts, .idispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
+    return coll_api_alltoall("MPI_Alltoallw", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv,
+                             MPI_DATATYPE_NULL, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoallw)
 
@@ -369,9 +411,11 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    vec_args_t sv = {.ccounts = sendcounts, .adispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
-    vec_args_t rv = {.ccounts = recvcounts, .adispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
-    return alltoall("MPI_Alltoallw_c", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv, MPI_DATATYPE_NULL,
-                    comm);
+    vec_args_t sv = {
+        .ccounts = sendcounts, .adispls = sdispls, .types = sendtypes, .vector = true, .typed = true};
+    vec_args_t rv = {
+        .ccounts = recvcounts, .adispls = rdispls, .types = recvtypes, .vector = true, .typed = true};
+    return coll_api_alltoall("MPI_Alltoallw_c", sendbuf, 0, &sv, MPI_DATATYPE_NULL, recvbuf, 0, &rv,
+                             MPI_DATATYPE_NULL, comm, &coll_blocking);
 }
 MPCRT_PMPI_ALIAS(Alltoallw_c)

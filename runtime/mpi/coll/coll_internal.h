@@ -130,6 +130,65 @@ int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind, int me, int readers);
 
 /* ------------------------------------------------------------------ API layer (api_check.c) */
 
+/* How an API entry point runs its collective: blocking (the in-process rendezvous on intracommunicators, a
+ * schedule run to completion on intercommunicators), non-blocking (MPI_I*: a schedule started now) or
+ * persistent (*_init: a schedule started by MPI_Start). */
+typedef struct {
+    enum { COLL_BLOCKING, COLL_NONBLOCKING, COLL_PERSISTENT } mode;
+    MPI_Request *request;
+} coll_how_t;
+extern const coll_how_t coll_blocking;
+struct mpcrt_nbc;
+/* Runs or issues the schedule a builder returned (build_rc its return value) as `how` says; returns what
+ * the entry point returns (errors raised on handle). */
+int coll_issue(const char *fn, MPI_Comm handle, int build_rc, struct mpcrt_nbc *s, const coll_how_t *how);
+/* Block descriptions: int arrays (MPI_x), MPI_Count/MPI_Aint arrays (MPI_x_c) or none (uniform). */
+typedef struct {
+    const int *icounts, *idispls;
+    const MPI_Count *ccounts;
+    const MPI_Aint *adispls;
+    const MPI_Datatype *types;
+    bool vector; /* the v and w forms: counts and displacements must be given */
+    bool typed;  /* alltoallw: types must be given */
+} vec_args_t;
+
+
+/* A request pointer argument of the non-blocking and persistent forms. */
+int coll_check_request(const char *fn, MPI_Comm handle, const coll_how_t *how);
+/* The size of the group blocks are counted over: the remote group of an intercommunicator. */
+int coll_peer_size(const mpcrt_comm_t *comm);
+
+int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle,
+                   const coll_how_t *how);
+int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root, MPI_Comm handle,
+                    const coll_how_t *how);
+int coll_api_scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *v,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                     MPI_Comm handle, const coll_how_t *how);
+int coll_api_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype,
+                       MPI_Comm handle, const coll_how_t *how);
+int coll_api_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *sv,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const vec_args_t *rv,
+                      MPI_Datatype recvtype, MPI_Comm handle, const coll_how_t *how);
+int coll_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                    MPI_Op op, int root, MPI_Comm handle, const coll_how_t *how);
+int coll_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                       MPI_Op op, MPI_Comm handle, const coll_how_t *how);
+int coll_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                            const int *irecvcounts, const MPI_Count *crecvcounts, bool block, MPI_Datatype type,
+                            MPI_Op op, MPI_Comm handle, const coll_how_t *how);
+int coll_api_scan(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm handle, bool exclusive, const coll_how_t *how);
+/* Fills *b from the arguments of one side of a v/w collective over n peers and checks them. */
+int coll_describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count, const vec_args_t *v,
+                         MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b);
+/* One contiguous side (count instances of type at buf): count, type and buffer checked. */
+int coll_check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
+                    mpcrt_datatype_t **dt, const char *what);
+int coll_api_barrier(const char *fn, MPI_Comm handle, const coll_how_t *how);
+
 /* Checks that MPI is initialized and `handle` names an intracommunicator; raises (MPI_ERR_OTHER,
  * MPI_ERR_COMM, or unsupported for intercommunicators, whose collectives come later). */
 int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm);

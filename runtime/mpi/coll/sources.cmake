@@ -13,4 +13,7 @@ list(APPEND MPI_SOURCES
   mpi/coll/api_check.c
   mpi/coll/api_coll.c
   mpi/coll/api_reduce.c
-  mpi/coll/api_op.c)
+  mpi/coll/api_op.c
+  mpi/coll/issue.c
+  mpi/coll/api_icoll.c
+  mpi/coll/api_neighbor.c)

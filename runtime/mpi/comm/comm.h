@@ -32,6 +32,9 @@ typedef struct mpcrt_comm_member {
     bool errhandler_set;      /* set by MPI_Comm_set_errhandler (see core/errors.c for MPI_COMM_SELF) */
     struct mpcrt_attr *attrs; /* attr/: this member's attributes, newest first */
     struct mpcrt_info *hints; /* info/: MPI_Comm_set_info hints; NULL when none were set */
+    /* Collective calls this member made through schedules (runtime/mpi/nbc): the k-th of every member
+     * matches, so the count names the call in message tags. */
+    uint32_t coll_seq;
 } mpcrt_comm_member_t;
 
 typedef struct mpcrt_comm {

@@ -279,7 +279,9 @@ int PMPI_Start(MPI_Request *request)
     req->cancelled = false;
     req->owner = mpcrt_ult_self();
     memset(&req->status, 0, sizeof req->status);
-    int rc = req->kind == MPCRT_REQ_RECV ? mpcrt_pt2pt_start_recv(req) : mpcrt_pt2pt_start_send(req);
+    int rc = req->kind == MPCRT_REQ_COLL   ? req->coll_start(req)
+             : req->kind == MPCRT_REQ_RECV ? mpcrt_pt2pt_start_recv(req)
+                                           : mpcrt_pt2pt_start_send(req);
     return rc ? mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Start", rc, "cannot start the request") : MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Start)

@@ -343,7 +343,7 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     mpcrt_match_t *m = receiver_match(send->comm, send->peer);
     if (!m)
         return MPI_ERR_RANK;
-    int me = mpcrt_comm_rank(send->comm);
+    int me = send->on_behalf ? send->as_rank : mpcrt_comm_rank(send->comm);
     MPI_Count bytes = send->count * send->datatype->size;
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
 
@@ -400,8 +400,7 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         mpcrt_request_complete(recv);
         return MPI_SUCCESS;
     }
-    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
-    mpcrt_match_t *m = self->match;
+    mpcrt_match_t *m = recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match;
     mpcrt_spin_lock(&m->lock);
     message_t *msg = find_unexpected(m, recv->context, recv->peer, recv->tag, true);
     if (msg) {

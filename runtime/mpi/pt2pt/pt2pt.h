@@ -19,6 +19,7 @@ typedef enum {
     MPCRT_REQ_RECV,
     MPCRT_REQ_GREQ,
     MPCRT_REQ_COMPOSITE, /* completes when its children have (MPI_Isendrecv) */
+    MPCRT_REQ_COLL, /* a non-blocking or persistent collective: its schedule is `coll` (runtime/mpi/nbc) */
 } mpcrt_req_kind_t;
 
 typedef enum {
@@ -60,6 +61,16 @@ struct mpcrt_request {
     mpcrt_request_t *children[2];
     _Atomic int pending;
     void *owned_buffer; /* freed with the request (MPI_Isendrecv_replace's packed copy) */
+    /* Operations started on a rank's behalf by whoever progresses its collective schedule (another rank's
+     * ULT, a progress ULT, an idle VP): the sender's rank in comm and the receiver's queues, which the
+     * engine otherwise takes from the calling ULT. */
+    bool on_behalf;
+    int as_rank;
+    mpcrt_match_t *as_match;
+    /* Collectives (MPCRT_REQ_COLL): the schedule, released with the request. */
+    void *coll;
+    void (*coll_release)(void *coll);
+    int (*coll_start)(mpcrt_request_t *req); /* MPI_Start of a persistent collective */
 };
 
 /* Per-receiving-rank matching state (one per local rank). */

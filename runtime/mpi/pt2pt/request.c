@@ -21,6 +21,8 @@ MPI_Count mpcrt_status_bytes(const MPI_Status *status)
 static void destroy_request(mpcrt_object_t *obj)
 {
     mpcrt_request_t *req = (mpcrt_request_t *)obj;
+    if (req->coll_release)
+        req->coll_release(req->coll);
     if (req->datatype)
         mpcrt_datatype_release(req->datatype);
     if (req->comm)

@@ -1,0 +1,7 @@
+# Collective schedules and their progress (see README.md).
+list(APPEND MPI_SOURCES
+  mpi/nbc/sched.c
+  mpi/nbc/engine.c
+  mpi/nbc/intra.c
+  mpi/nbc/inter.c
+  mpi/nbc/neighbor.c)
