@@ -240,10 +240,9 @@ static message_t *find_unexpected(mpcrt_match_t *m, uint32_t context, int source
 
 /* ------------------------------------------------------------------ data movement */
 
-enum { BOUNCE_BYTES = 64 << 10 };
-
-/* Copies min(sent, capacity) bytes of the packed stream from the sender's buffer to the receiver's, once
- * when either side is contiguous; returns the bytes copied. */
+/* Copies min(sent, capacity) bytes of the packed stream from the sender's buffer to the receiver's, once:
+ * memcpy when both sides are contiguous, else the datatype engine walks both layouts together (no bounce
+ * buffer, whatever the sizes). Returns the bytes copied. */
 static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
                           MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes)
 {
@@ -259,13 +258,7 @@ static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_dataty
     } else if (rcontig) {
         mpcrt_datatype_pack(sdt, sbuf, scount, 0, n, (char *)rbuf + rdt->true_lb);
     } else {
-        char bounce[BOUNCE_BYTES];
-        for (MPI_Count done = 0; done < n;) {
-            MPI_Count chunk = n - done < BOUNCE_BYTES ? n - done : BOUNCE_BYTES;
-            mpcrt_datatype_pack(sdt, sbuf, scount, done, chunk, bounce);
-            mpcrt_datatype_unpack(rdt, rbuf, rcount, done, chunk, bounce);
-            done += chunk;
-        }
+        mpcrt_datatype_copy(sdt, sbuf, scount, rdt, rbuf, rcount, 0, n);
     }
     return n;
 }

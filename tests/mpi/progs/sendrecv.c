@@ -68,6 +68,31 @@ static void self_strided(int rank)
     MPI_Type_free(&every_other);
 }
 
+/* Strided to differently strided, both non-contiguous: small (eager cell) and large (single copy from
+ * the sender's buffer, larger than any bounce buffer). */
+static void strided_to_strided(int rank, int size, int n)
+{
+    int *out = malloc(3 * (size_t)n * sizeof *out), *in = malloc(2 * (size_t)n * sizeof *in);
+    for (int i = 0; i < 3 * n; i++)
+        out[i] = i % 3 == 0 ? rank * 1000000 + i / 3 : -1;
+    for (int i = 0; i < 2 * n; i++)
+        in[i] = -7;
+    MPI_Datatype every_third, every_other;
+    MPI_Type_vector(n, 1, 3, MPI_INT, &every_third);
+    MPI_Type_vector(n, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_third);
+    MPI_Type_commit(&every_other);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    CHECK(MPI_Sendrecv(out, 1, every_third, right, 20, in, 1, every_other, left, 20, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    for (int i = 0; i < n; i++)
+        CHECK(in[2 * i] == left * 1000000 + i && in[2 * i + 1] == -7);
+    MPI_Type_free(&every_third);
+    MPI_Type_free(&every_other);
+    free(out);
+    free(in);
+}
+
 static void truncated(int rank)
 {
     int out[8] = {0}, in[4];
@@ -149,6 +174,8 @@ int main(int argc, char **argv)
     ring_isendrecv(rank, size, 4);
     ring_isendrecv(rank, size, 1 << 16); /* above the eager limit */
     self_strided(rank);
+    strided_to_strided(rank, size, 10);
+    strided_to_strided(rank, size, 100000);
     truncated(rank);
     large_count_forms(rank, size);
     MPI_Finalize();
