@@ -244,7 +244,7 @@ static message_t *find_unexpected(mpcrt_match_t *m, uint32_t context, int source
  * memcpy when both sides are contiguous, else the datatype engine walks both layouts together (no bounce
  * buffer, whatever the sizes). Returns the bytes copied. */
 static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
-                          MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes)
+                          MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes, mpcrt_request_t *peer)
 {
     MPI_Count capacity = rcount * rdt->size;
     MPI_Count n = bytes < capacity ? bytes : capacity;
@@ -252,7 +252,7 @@ static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_dataty
         return 0;
     bool scontig = mpcrt_datatype_is_contiguous(sdt), rcontig = mpcrt_datatype_is_contiguous(rdt);
     if (scontig && rcontig) {
-        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, (size_t)n);
+        mpcrt_pt2pt_copy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n, peer);
     } else if (scontig) {
         mpcrt_datatype_unpack(rdt, rbuf, rcount, 0, n, (const char *)sbuf + sdt->true_lb);
     } else if (rcontig) {
@@ -279,7 +279,7 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
     if (msg->send) {
         mpcrt_request_t *send = msg->send;
         copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
-                          msg->bytes);
+                          msg->bytes, send);
         mpcrt_request_complete(send); /* after the copy: the sender may reuse its buffer now */
     } else {
         MPI_Count capacity = recv->count * recv->datatype->size;
@@ -321,7 +321,7 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
 static void copy_to_posted(mpcrt_request_t *send, mpcrt_request_t *recv, int me, MPI_Count bytes)
 {
     MPI_Count copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
-                                bytes);
+                                bytes, recv);
     finish_recv(recv, me, send->tag, bytes, copied);
     mpcrt_request_complete(send);
 }

@@ -71,6 +71,8 @@ struct mpcrt_request {
     void *coll;
     void (*coll_release)(void *coll);
     int (*coll_start)(mpcrt_request_t *req); /* MPI_Start of a persistent collective */
+    /* A large copy the peer offers to share with this request's waiter (coop_copy.c). */
+    _Atomic(struct mpcrt_copy_job *) copy_job;
 };
 
 /* Per-receiving-rank matching state (one per local rank). */
@@ -94,7 +96,12 @@ MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 /* Requests. */
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
 void mpcrt_request_complete(mpcrt_request_t *req); /* publish completion, wake the owner */
+/* Waits for req to complete, helping with a copy its peer offers meanwhile (coop_copy.c). */
 void mpcrt_request_wait(mpcrt_request_t *req);
+/* Copies len contiguous bytes for a message whose other side waits on `peer` (may be NULL): a large copy
+ * is shared with peer's waiter when it runs on another core. Returns once every byte is copied. */
+typedef struct mpcrt_copy_job mpcrt_copy_job_t;
+void mpcrt_pt2pt_copy(void *dst, const void *src, MPI_Count len, mpcrt_request_t *peer);
 /* Makes child (not started yet) one of the two children of a composite request; returns its slot. */
 int mpcrt_request_adopt(mpcrt_request_t *parent, mpcrt_request_t *child);
 static inline bool mpcrt_request_done(const mpcrt_request_t *req)

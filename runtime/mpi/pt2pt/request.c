@@ -71,12 +71,4 @@ int mpcrt_request_adopt(mpcrt_request_t *parent, mpcrt_request_t *child)
     return slot;
 }
 
-static bool request_done(void *arg)
-{
-    return mpcrt_request_done(arg);
-}
 
-void mpcrt_request_wait(mpcrt_request_t *req)
-{
-    mpcrt_wait_until(request_done, req);
-}

@@ -93,6 +93,33 @@ static void strided_to_strided(int rank, int size, int n)
     free(in);
 }
 
+/* 4 MiB contiguous messages around the ring, blocking: a rank copying one may share the copy with its
+ * peer waiting on another core (coop_copy.c); every byte must arrive once, in place. */
+static void large_contiguous(int rank, int size)
+{
+    if (size < 2)
+        return;
+    int n = 1 << 20;
+    int *out = malloc((size_t)n * sizeof *out), *in = malloc((size_t)n * sizeof *in);
+    fill(out, n, rank);
+    memset(in, 0, (size_t)n * sizeof *in);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    for (int round = 0; round < 2; round++) {
+        /* Round 0: evens send first (the receiver copies from the send descriptor); round 1: odds do. */
+        if (rank % 2 == round) {
+            CHECK(MPI_Send(out, n, MPI_INT, right, 30, MPI_COMM_WORLD) == MPI_SUCCESS);
+            CHECK(MPI_Recv(in, n, MPI_INT, left, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+        } else {
+            CHECK(MPI_Recv(in, n, MPI_INT, left, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+            CHECK(MPI_Send(out, n, MPI_INT, right, 30, MPI_COMM_WORLD) == MPI_SUCCESS);
+        }
+        check_filled(in, n, left);
+        memset(in, 0, (size_t)n * sizeof *in);
+    }
+    free(out);
+    free(in);
+}
+
 static void truncated(int rank)
 {
     int out[8] = {0}, in[4];
@@ -177,6 +204,7 @@ int main(int argc, char **argv)
     strided_to_strided(rank, size, 10);
     strided_to_strided(rank, size, 100000);
     truncated(rank);
+    large_contiguous(rank, size);
     large_count_forms(rank, size);
     MPI_Finalize();
     return 0;
