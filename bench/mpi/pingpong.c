@@ -1,6 +1,9 @@
-/* Ping-pong latency (half round trip) and streaming bandwidth between ranks 0 and 1, from 0 B to 4 MiB.
- * One source, built with each MPI's wrapper (bench/mpi/run). Prints "latency BYTES USEC" and
- * "bandwidth BYTES MBPS" lines from rank 0. No globals: it runs unprivatized in thread mode. */
+/* Ping-pong latency (half round trip), streaming bandwidth (rank 0 sends a window of messages, rank 1
+ * acknowledges the window) and bidirectional bandwidth (both send a window at once) between ranks 0 and 1,
+ * from 0 B to 4 MiB. One source, built with each MPI's wrapper (bench/mpi/run, bench/mpi/family). Prints
+ * "latency BYTES USEC", "bandwidth BYTES MBPS" and "bibandwidth BYTES MBPS" lines from rank 0.
+ *     pingpong [DIVISOR]   (iterations divided by DIVISOR: a quicker, noisier run)
+ * No globals: it runs unprivatized in thread mode. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +12,10 @@
 #define MAX_BYTES (4 << 20)
 #define WINDOW 32
 
-static int iterations_for(int bytes)
+static int iterations_for(int bytes, int divisor)
 {
-    return bytes <= 4096 ? 20000 : bytes <= 65536 ? 2000 : bytes <= (1 << 20) ? 200 : 50;
+    int n = bytes <= 4096 ? 20000 : bytes <= 65536 ? 2000 : bytes <= (1 << 20) ? 200 : 50;
+    return n / divisor > 4 ? n / divisor : 4;
 }
 
 int main(int argc, char **argv)
@@ -20,6 +24,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int divisor = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 1;
     if (size < 2) {
         if (rank == 0)
             fprintf(stderr, "pingpong needs 2 ranks\n");
@@ -33,7 +38,7 @@ int main(int argc, char **argv)
         memset(window[w], 2, MAX_BYTES);
     }
     for (int bytes = 0; bytes <= MAX_BYTES; bytes = bytes ? bytes * 4 : 1) {
-        int iterations = iterations_for(bytes);
+        int iterations = iterations_for(bytes, divisor);
         for (int round = 0; round < 2; round++) { /* round 0 warms up */
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
@@ -53,7 +58,7 @@ int main(int argc, char **argv)
     }
     MPI_Request requests[WINDOW];
     for (int bytes = 1; bytes <= MAX_BYTES; bytes *= 4) {
-        int iterations = iterations_for(bytes) / WINDOW + 2;
+        int iterations = iterations_for(bytes, divisor) / WINDOW + 2;
         for (int round = 0; round < 2; round++) {
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
@@ -73,6 +78,30 @@ int main(int argc, char **argv)
             double seconds = MPI_Wtime() - t0;
             if (round == 1 && rank == 0)
                 printf("bandwidth %d %.1f\n", bytes, (double)bytes * WINDOW * iterations / seconds / 1e6);
+        }
+    }
+    /* Bidirectional: both ranks keep a window of receives and a window of sends in flight; the receive
+     * windows use the other half of the buffers so that no send reads a buffer being received into. */
+    MPI_Request both[2 * WINDOW];
+    for (int bytes = 1; bytes <= MAX_BYTES; bytes *= 4) {
+        int iterations = iterations_for(bytes, divisor) / WINDOW + 2;
+        int peer = 1 - rank;
+        for (int round = 0; round < 2; round++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < iterations && rank < 2; i++) {
+                for (int w = 0; w < WINDOW / 2; w++)
+                    MPI_Irecv(window[w], bytes, MPI_CHAR, peer, 4, MPI_COMM_WORLD, &both[w]);
+                for (int w = 0; w < WINDOW / 2; w++)
+                    MPI_Isend(window[WINDOW / 2 + w], bytes, MPI_CHAR, peer, 4, MPI_COMM_WORLD,
+                              &both[WINDOW / 2 + w]);
+                MPI_Waitall(WINDOW, both, MPI_STATUSES_IGNORE);
+            }
+            double seconds = MPI_Wtime() - t0;
+            /* bytes moved in both directions over the time rank 0 saw */
+            if (round == 1 && rank == 0)
+                printf("bibandwidth %d %.1f\n", bytes,
+                       2.0 * bytes * (WINDOW / 2) * iterations / seconds / 1e6);
         }
     }
     for (int w = 0; w < WINDOW; w++)
