@@ -20,7 +20,7 @@ NPROC = os.cpu_count() or 1
 
 
 class Family:
-    def __init__(self, name, doc="", quick_reps=2):
+    def __init__(self, name, doc="", quick_reps=2, full_reps=5):
         p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("--build", default="build", help="mpcrt build directory (default: build)")
         p.add_argument("--work", default=None, help="where programs are built (default: a temporary dir)")
@@ -30,7 +30,7 @@ class Family:
         self.name = name
         self.build = os.path.abspath(self.args.build)
         self.quick = self.args.quick
-        self.reps = self.args.reps or (quick_reps if self.quick else 5)
+        self.reps = self.args.reps or (quick_reps if self.quick else full_reps)
         self.work = os.path.abspath(self.args.work or f"/tmp/mpcrt-bench-{name}-{os.getpid()}")
         os.makedirs(self.work, exist_ok=True)
         self.mpcc = os.path.join(self.build, "bin", "mpcc")
