@@ -211,6 +211,9 @@ struct omp_thread {
     mpcrt_ult_t *ult;         /* NULL: a kernel thread (the process's main thread, a user pthread) */
     int vp;                   /* home VP, -1 for a kernel thread */
     bool is_worker;
+    /* The VPs of the contention group's cores, [cores_first, cores_first + cores_count) modulo the VP
+     * count: a rank's (its mpcrun -c) or every VP; unbound teams spread over these, workers inherit. */
+    int cores_first, cores_count;
     /* Sleeping: a waiter published here is woken by omp_wake. */
     _Alignas(OMP_CACHE_LINE) _Atomic(mpcrt_waiter_t *) sleeper;
     /* Fork: the master bumps go; the worker runs a region when it changes. */
@@ -497,6 +500,8 @@ void omp_teams_reg(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned n
 /* ------------------------------------------------------------------ core/affinity.c */
 
 int omp_place_of_vp(int vp);
+/* The place partition of a rank's cores (VPs [first_vp, first_vp + count) modulo the VP count). */
+void omp_places_of_cores(int first_vp, int count, int *part_first, int *part_len);
 void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind);
 int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp);
 int omp_thread_part_first(omp_team_t *team, unsigned i);

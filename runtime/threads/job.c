@@ -51,6 +51,18 @@ int mpcrt_job_rank_vp(int local_rank)
     return (int)((long)local_rank * nvps / nranks);
 }
 
+int mpcrt_job_rank_cores(int local_rank, int *first_vp)
+{
+    long cores_per_rank = mpcrt_config_int(MPCRT_CFG_CORES_PER_RANK);
+    long nvps = mpcrt_sched.nvps;
+    if (cores_per_rank <= 0 || local_rank < 0 || local_rank >= mpcrt_job_local_ranks()) {
+        *first_vp = 0;
+        return (int)nvps;
+    }
+    *first_vp = mpcrt_job_rank_vp(local_rank);
+    return (int)(cores_per_rank < nvps ? cores_per_rank : nvps); /* --oversubscribe: at most every VP */
+}
+
 /* getopt and friends permute argv in place: each rank gets its own vector and strings. */
 static char **copy_argv(int argc, char **argv)
 {

@@ -229,6 +229,10 @@ int mpcrt_job_size(void);
 int mpcrt_job_first_rank(void);
 /* Home VP of local rank i: its first core with -c, else blocks of consecutive ranks per VP. */
 int mpcrt_job_rank_vp(int local_rank);
+/* The VPs local rank i may spread its own threads over (its OpenMP teams): with -c, its cores
+ * [*first_vp, *first_vp + n) (indices modulo the VP count); without -c ranks share every VP (first 0).
+ * Returns n (>= 1). */
+int mpcrt_job_rank_cores(int local_rank, int *first_vp);
 
 /* ------------------------------------------------------------------ statistics */
 

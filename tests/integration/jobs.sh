@@ -150,6 +150,16 @@ thread_multiple)
         [ "$(grep -c ': ok$' "$out/stdout")" -eq $n ] || fail "every one of $n ranks must report ok"
     done
     ;;
+hybrid_threads)
+    # Two VPs whatever the machine: -c 2 gives each rank both (--oversubscribe: 4 cores asked of 2),
+    # -c 1 one each, where a team of 2 must stay on its rank's core.
+    for c in 2 1; do
+        MPCRT_VPS=2 run 0 "$bin/mpcrun" -n 2 -c $c --oversubscribe "$progs/hybrid_threads" $c
+        [ "$(grep -c ': ok ' "$out/stdout")" -eq 2 ] || fail "with -c $c every rank must report ok"
+    done
+    ldd "$progs/hybrid_threads" | grep -q 'libgomp' && fail "mpcc -fopenmp linked libgomp"
+    ldd "$progs/hybrid_threads" | grep -q 'libmpcrt' || fail "mpcc -fopenmp did not link libmpcrt"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

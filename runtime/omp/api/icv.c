@@ -29,8 +29,7 @@ OMP_EXPORT int omp_get_thread_num(void)
 
 OMP_EXPORT int omp_get_num_procs(void)
 {
-    omp_runtime_init();
-    return mpcrt_sched_num_vps();
+    return omp_self()->cores_count; /* a rank's cores (mpcrun -c), else every VP */
 }
 
 OMP_EXPORT int omp_in_parallel(void)

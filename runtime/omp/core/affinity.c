@@ -18,6 +18,35 @@ int omp_place_of_vp(int vp)
     return -1;
 }
 
+void omp_places_of_cores(int first_vp, int count, int *part_first, int *part_len)
+{
+    /* The run of consecutive places (wrapping around the list) whose VPs all lie in the cores. */
+    int nvps = mpcrt_sched_num_vps(), P = omp_global.nplaces;
+    *part_first = 0;
+    *part_len = P;
+    bool inside[P > 0 ? P : 1];
+    int n_inside = 0;
+    for (int p = 0; p < P; p++) {
+        inside[p] = omp_global.place_first[p + 1] > omp_global.place_first[p];
+        for (int k = omp_global.place_first[p]; k < omp_global.place_first[p + 1]; k++)
+            if (((omp_global.place_vps[k] - first_vp) % nvps + nvps) % nvps >= count)
+                inside[p] = false;
+        n_inside += inside[p];
+    }
+    if (n_inside == 0 || n_inside == P)
+        return; /* no place fits the cores (or all do): the whole list */
+    for (int p = 0; p < P; p++) {
+        if (!inside[p] || inside[(p + P - 1) % P])
+            continue; /* not the start of a run */
+        int len = 0;
+        while (len < P && inside[(p + len) % P])
+            len++;
+        *part_first = p;
+        *part_len = len;
+        return; /* the first run: places of a rank's cores are normally one run */
+    }
+}
+
 static int *part_first_of(omp_team_t *team) { return team->thread_place + team->capacity; }
 static int *part_len_of(omp_team_t *team) { return team->thread_place + 2 * team->capacity; }
 
@@ -88,15 +117,26 @@ void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
     }
 }
 
+/* Unbound member i: round robin over the contention group's cores, starting at the master's. */
+static int unbound_vp(const omp_thread_t *master, unsigned i, int master_vp)
+{
+    int nvps = mpcrt_sched_num_vps(), count = master->cores_count, first = master->cores_first;
+    if (count <= 0 || count > nvps)
+        count = nvps;
+    int off = ((master_vp - first) % nvps + nvps) % nvps;
+    if (off >= count)
+        off = 0;
+    return (first + (off + (int)(i % (unsigned)count)) % count) % nvps;
+}
+
 int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp)
 {
-    int nvps = mpcrt_sched_num_vps();
     int p = team->thread_place[i];
     if (p < 0 || p >= omp_global.nplaces)
-        return (master_vp + (int)i) % nvps;
+        return unbound_vp(team->master, i, master_vp);
     int first = omp_global.place_first[p], len = omp_global.place_first[p + 1] - first;
     if (len <= 0)
-        return (master_vp + (int)i) % nvps;
+        return unbound_vp(team->master, i, master_vp);
     /* Members sharing a place spread over its VPs. */
     unsigned before = 0;
     for (unsigned k = 0; k < i; k++)

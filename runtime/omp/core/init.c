@@ -102,6 +102,26 @@ void omp_runtime_init(void)
     pthread_once(&init_once, initialize);
 }
 
+/* A rank's teams live on its own cores (mpcrun -c): they default to one thread per core and spread
+ * over those cores, and binding stays inside the places of those cores. Other initial threads (a plain
+ * program, user pthreads) have every VP. */
+static void init_cores(omp_thread_t *thr)
+{
+    thr->cores_first = 0;
+    thr->cores_count = mpcrt_sched_num_vps();
+    int rank = thr->ult ? mpcrt_ult_rank(thr->ult) : -1;
+    if (rank < 0 || mpcrt_ult_kind(thr->ult) != MPCRT_ULT_RANK)
+        return;
+    thr->cores_count = mpcrt_job_rank_cores(rank - mpcrt_job_first_rank(), &thr->cores_first);
+    if (thr->cores_count >= mpcrt_sched_num_vps())
+        return;
+    if (omp_global.nthreads_list_len == 0) /* OMP_NUM_THREADS wins over the core count */
+        thr->initial_task.icv.nthreads = thr->task->icv.nthreads = (unsigned)thr->cores_count;
+    omp_places_of_cores(thr->cores_first, thr->cores_count, &thr->ts.part_first, &thr->ts.part_len);
+    thr->initial_team->saved.part_first = thr->ts.part_first;
+    thr->initial_team->saved.part_len = thr->ts.part_len;
+}
+
 omp_thread_t *omp_self_slow(void)
 {
     omp_runtime_init();
@@ -114,6 +134,7 @@ omp_thread_t *omp_self_slow(void)
     atomic_init(&thr->cg_own, 1);
     thr->cg_busy = &thr->cg_own;
     omp_team_init_initial(thr);
+    init_cores(thr);
     registry_add(thr);
     if (u) {
         mpcrt_ult_set_slot(u, MPCRT_ULT_SLOT_OMP, thr);

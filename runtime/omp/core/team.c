@@ -209,6 +209,8 @@ static void start_worker(omp_thread_t *master, omp_team_t *team, unsigned i, int
     w->ts.place = -1;
     w->task = &w->initial_task;
     w->cg_busy = master->cg_busy;
+    w->cores_first = master->cores_first;
+    w->cores_count = master->cores_count;
     team->threads[i] = w;
     mpcrt_ult_attr_t attr;
     mpcrt_ult_attr_init(&attr);
