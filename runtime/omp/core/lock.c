@@ -28,10 +28,13 @@ void omp_lock_acquire(_Atomic int *word)
         return;
     mpcrt_ult_t *self = mpcrt_ult_self();
     for (int i = 0; i < LOCK_SPIN; i++) {
-        if (i % 16 == 15 && self)
-            mpcrt_yield(); /* the holder may be a ULT of this VP */
-        else
+        if (i % 16 == 15) {
+            if (self)
+                mpcrt_yield(); /* the holder may be a ULT of this VP */
+            mpcrt_sched_progress(); /* a waiting thread progresses MPI like any other wait */
+        } else {
             omp_cpu_relax();
+        }
         if (atomic_load_explicit(word, memory_order_relaxed) == FREE && omp_lock_try(word))
             return;
     }
