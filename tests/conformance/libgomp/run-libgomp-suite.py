@@ -390,6 +390,8 @@ def main():
     p.add_argument("--extra-cflags", default="", help="added to every compile and link (sanitizers)")
     p.add_argument("--keep", action="store_true", help="keep the build directories of the tests")
     p.add_argument("--list", action="store_true", help="list the run tests and exit")
+    p.add_argument("--show-skipped", action="store_true",
+                   help="list the run tests skipped on this host (offload devices, other targets) with the reason")
     args = p.parse_args()
     if args.runtime == "mpcrt" and not args.build_dir:
         p.error("--build-dir is required for --runtime mpcrt")
@@ -397,13 +399,22 @@ def main():
     root = fetch(args.cache)
     if not root:
         return SKIP
-    tests = [t for t in collect(root) if t.runs]
+    collected = collect(root)
+    tests = [t for t in collected if t.runs]
+    # Run tests that DejaGnu would report UNSUPPORTED here (offload devices, other targets, dg-skip-if).
+    skipped = [t for t in collected if t.action == "run" and t.skip_reason]
     if args.subset == "fast":
         fast = [l.strip() for l in open(os.path.join(here, "fast-subset.txt")) if l.strip()
                 and not l.startswith("#")]
         tests = [t for t in tests if t.rel in fast]
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t.rel)]
+        skipped = [t for t in skipped if re.search(args.filter, t.rel)]
+    if args.subset == "fast":
+        skipped = []
+    if args.show_skipped:
+        for t in skipped:
+            print("SKIP: %s (%s)" % (t.rel, t.skip_reason))
     if args.list:
         for t in tests:
             print(t.rel)
@@ -425,8 +436,9 @@ def main():
     fixed = [t.rel for t, ok, _, _ in results if ok and t.rel in known]
     for name in fixed:
         print("NOW PASSING (remove from %s): %s" % (os.path.basename(args.known_failures), name))
-    print("%d passed, %d failed (%d known, %d unexpected) in %.0f s [%s, %s mode]"
-          % (passed, failed, failed - len(unexpected), len(unexpected), time.time() - t0, args.runtime, args.mode))
+    print("%d passed, %d failed (%d known, %d unexpected), %d skipped in %.0f s [%s, %s mode]"
+          % (passed, failed, failed - len(unexpected), len(unexpected), len(skipped), time.time() - t0,
+             args.runtime, args.mode))
     return 1 if unexpected else 0
 
 
