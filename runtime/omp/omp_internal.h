@@ -71,6 +71,7 @@ typedef struct {
     int display_env;              /* 0 no, 1 true, 2 verbose */
     unsigned fork_ways;           /* fan-out of the fork/wake tree */
     int supported_active_levels;
+    int hosted_vp;                /* the VP a plain program's main thread hosts (-1: none) */
     /* Places: each place is a set of VP indices (core indices of this process). */
     int nplaces;
     int *place_first;             /* place p = place_vps[place_first[p] .. place_first[p+1]) */
@@ -209,7 +210,7 @@ struct omp_thread {
     omp_team_state_t ts;
     omp_task_t *task;         /* the task being executed */
     mpcrt_ult_t *ult;         /* NULL: a kernel thread (the process's main thread, a user pthread) */
-    int vp;                   /* home VP, -1 for a kernel thread */
+    int vp;                   /* home VP; for a kernel thread -1, or the VP it hosts */
     bool is_worker;
     /* The VPs of the contention group's cores, [cores_first, cores_first + cores_count) modulo the VP
      * count: a rank's (its mpcrun -c) or every VP; unbound teams spread over these, workers inherit. */

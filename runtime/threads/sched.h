@@ -34,7 +34,9 @@ enum { MPCRT_OK = 0 };
 /* Start the scheduler in this process: discover cores, start one VP per core (the calling kernel thread
  * becomes VP 0). Idempotent and thread-safe; returns 0 or a negative errno. */
 int mpcrt_sched_init(void);
-/* Same, but the calling kernel thread becomes VP 0 and must then run mpcrt_sched_run_until. */
+/* Same, but the calling kernel thread becomes VP 0 (a hosted VP) and runs it in mpcrt_sched_run_until.
+ * It may also leave for other code: VP 0's ULTs then run whenever it waits (a waiter, wait_until, a
+ * join), so a plain program's main thread can host VP 0 instead of competing with it for a core. */
 int mpcrt_sched_init_here(void);
 /* Stop every VP but the caller's and release the runtime. Only called by the thread that called init,
  * outside of any ULT, once every ULT has finished. */
@@ -99,7 +101,7 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
 
 /* Wait until pred(arg) is true: spin a bounded, adaptive number of rounds running the progress hooks, then
  * park the ULT on its VP's poll list; the VP re-checks parked predicates. On a non-VP kernel thread: spin
- * with progress, then back off. pred must be cheap, must not block, and may be called again after it
+ * with progress, then back off; on the thread hosting a VP: run that VP's loop. pred must be cheap, must not block, and may be called again after it
  * returned true (by the sweep, then by the woken ULT): once true it must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
 
@@ -108,6 +110,7 @@ void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
 typedef struct mpcrt_waiter {
     struct mpcrt_waiter *next;
     mpcrt_ult_t *ult; /* NULL: a kernel thread waits on the futex word below */
+    mpcrt_vp_t *vp;   /* a hosted VP's own thread (mpcrt_sched_init_here): it waits by running the VP */
     _Atomic uint32_t woken;
 } mpcrt_waiter_t;
 

@@ -87,6 +87,9 @@ struct mpcrt_vp {
     size_t local_pool_count;
     mpcrt_vp_stats_t stats;
     bool stop_requested;
+    /* Entered by mpcrt_sched_init_here: an outside kernel thread (a plain program's main thread) that
+     * leaves for user code between waits, so it waits by running this VP (waiter.c, wait.c). */
+    bool hosted;
 
     /* Written by other threads: keep on its own cache line. */
     _Alignas(MPCRT_CACHE_LINE) _Atomic(mpcrt_ult_t *) inbox;
@@ -141,6 +144,7 @@ void mpcrt_ult_finish_exited(mpcrt_vp_t *vp, mpcrt_ult_t *u);
 void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg);
 int mpcrt_vp_start(mpcrt_vp_t *vp);      /* on a new kernel thread */
 void mpcrt_vp_enter_here(mpcrt_vp_t *vp); /* the calling kernel thread becomes the VP */
+mpcrt_vp_t *mpcrt_hosted_vp_self(void);   /* the hosted VP the caller must run while it waits, or NULL */
 void mpcrt_vp_stop(mpcrt_vp_t *vp);
 
 /* wait.c */

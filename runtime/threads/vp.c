@@ -29,7 +29,8 @@ static long elapsed_ns(const struct timespec *since)
     return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
 }
 
-static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec *idle_since, bool timed)
+static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec *idle_since, bool timed,
+                          bool (*done)(void *), void *arg)
 {
     if (round % 64 != 63) {
         mpcrt_cpu_relax();
@@ -44,7 +45,9 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
     }
     uint32_t seq = atomic_load_explicit(&vp->wake_seq, memory_order_acquire);
     atomic_store(&vp->sleeping, 1); /* seq_cst: Dekker pair with mpcrt_vp_notify */
-    if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop)) {
+    /* done is re-checked once `sleeping` is published: whoever makes it true and then notifies the VP
+     * (mpcrt_waiter_wake) either sees it sleeping or is seen here. */
+    if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop) && !(done && done(arg))) {
         long timeout = 0;
         if (timed) {
             /* Grows with the idle time: parked predicates of a long wait are re-checked less often. */
@@ -86,7 +89,7 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
         /* Sleep without a timeout only when nothing but an inbox push can create work. */
         bool timed = vp->polls || done || atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed) ||
                      atomic_load_explicit(&mpcrt_sched.nidle, memory_order_relaxed);
-        sleep_or_spin(vp, idle_rounds++, &idle_since, timed);
+        sleep_or_spin(vp, idle_rounds++, &idle_since, timed, done, arg);
     }
 }
 
@@ -115,6 +118,7 @@ static void *vp_thread_main(void *arg)
 void mpcrt_vp_enter_here(mpcrt_vp_t *vp)
 {
     vp->thread = pthread_self(); /* VPs started by mpcrt_vp_start get it from pthread_create */
+    vp->hosted = true;
     enter_vp(vp);
 }
 

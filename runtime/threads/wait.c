@@ -30,7 +30,11 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         return;
     mpcrt_vp_t *vp = mpcrt_tls_vp;
     if (!vp || vp->current == &vp->native) {
-        wait_on_kernel_thread(pred, arg);
+        mpcrt_vp_t *hosted = mpcrt_hosted_vp_self();
+        if (hosted)
+            mpcrt_vp_idle_loop(hosted, pred, arg); /* its ULTs may be what the caller waits for */
+        else
+            wait_on_kernel_thread(pred, arg);
         return;
     }
     unsigned budget = vp->spin_budget;

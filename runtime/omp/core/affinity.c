@@ -129,7 +129,7 @@ static int unbound_vp(const omp_thread_t *master, unsigned i, int master_vp)
     return (first + (off + (int)(i % (unsigned)count)) % count) % nvps;
 }
 
-int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp)
+static int placed_vp(omp_team_t *team, unsigned i, int master_vp)
 {
     int p = team->thread_place[i];
     if (p < 0 || p >= omp_global.nplaces)
@@ -143,6 +143,18 @@ int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp)
         if (team->thread_place[k] == p)
             before++;
     return omp_global.place_vps[first + (int)(before % (unsigned)len)];
+}
+
+int omp_thread_vp_for(omp_team_t *team, unsigned i, int master_vp)
+{
+    int vp = placed_vp(team, i, master_vp), nvps = mpcrt_sched_num_vps();
+    /* The VP hosted by a plain program's main thread runs only while that thread waits in the runtime,
+     * as it does in the barriers and joins of teams whose master lives there (itself, or a ULT of that
+     * VP), not for other teams (of user pthreads, nested teams of workers elsewhere): their members go
+     * to the next VP. */
+    if (vp == omp_global.hosted_vp && team->master->vp != omp_global.hosted_vp && nvps > 1)
+        vp = (vp + 1) % nvps;
+    return vp;
 }
 
 int omp_thread_part_first(omp_team_t *team, unsigned i) { return part_first_of(team)[i]; }

@@ -3,13 +3,16 @@
  * user pthread), off a __thread pointer; both are created on first use as an initial thread. */
 #include "../omp_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-omp_global_t omp_global;
+omp_global_t omp_global = {.hosted_vp = -1};
 __thread omp_thread_t *omp_kthread_self __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -84,7 +87,15 @@ static void kthread_exit(void *arg)
 static void initialize(void)
 {
     if (!mpcrt_sched_is_initialized()) {
-        int rc = mpcrt_sched_init();
+        /* A plain OpenMP program (no mpcrt_main, no MPI_Init yet): its main thread hosts VP 0 rather than
+         * sharing a core with it, runs VP 0's ULTs whenever it waits, and leaves VP 0 to teams it
+         * masters (omp_thread_vp_for). Another first thread (a user pthread) gets VPs of its own. */
+        bool main_thread = getpid() == (pid_t)syscall(SYS_gettid);
+        int rc = main_thread ? mpcrt_sched_init_here() : mpcrt_sched_init();
+        if (rc == 0 && main_thread)
+            omp_global.hosted_vp = mpcrt_self_vp();
+        else if (rc == -EBUSY)
+            rc = 0; /* started meanwhile by another thread */
         if (rc != 0)
             omp_fatal("cannot start the scheduler (error %d)", rc);
     }
@@ -129,7 +140,7 @@ omp_thread_t *omp_self_slow(void)
     memset(thr, 0, sizeof *thr);
     mpcrt_ult_t *u = mpcrt_ult_self();
     thr->ult = u;
-    thr->vp = u ? mpcrt_ult_vp(u) : -1;
+    thr->vp = u ? mpcrt_ult_vp(u) : mpcrt_self_vp(); /* a kernel thread: -1, or 0 if it hosts VP 0 */
     thr->ts.place = -1;
     atomic_init(&thr->cg_own, 1);
     thr->cg_busy = &thr->cg_own;

@@ -4,6 +4,7 @@
  * wake-ups are harmless, which lets wakers wake generously. */
 #include "../omp_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 #define YIELD_PERIOD 64 /* spin rounds between a yield to other ready ULTs and a progress call */
@@ -17,12 +18,20 @@ bool omp_spin(omp_thread_t *thr, omp_spin_t *s)
 {
     if (s->rounds >= omp_global.spin_rounds)
         return false;
+    /* On the VP a plain program's main thread hosts, nothing runs unless that thread waits, and it then
+     * waits in the VP's loop: the thread itself blocks at once (the loop spins first anyway), and a ULT
+     * there blocks at once too, since its spinning would keep the loop, and the main thread's own wait,
+     * from ever seeing a condition come true. */
+    if (thr->vp == omp_global.hosted_vp && thr->vp >= 0)
+        return false;
     s->rounds++;
     if (s->rounds % YIELD_PERIOD == 0) {
-        /* Other ULTs of this VP (team members of an oversubscribed team, ranks) get the core; on a kernel
-         * thread the progress hooks are all we can run. */
+        /* Other ULTs of this VP (team members of an oversubscribed team, ranks) get the core; a kernel
+         * thread outside the VPs shares a core with one and lets the kernel run it now and then. */
         if (thr->ult)
             mpcrt_yield();
+        else if (s->rounds % (16 * YIELD_PERIOD) == 0)
+            sched_yield();
         mpcrt_sched_progress();
     } else {
         omp_cpu_relax();
