@@ -7,13 +7,13 @@
 #include <pthread.h>
 #include <time.h>
 
-static pthread_t master_kthread;
+static _Atomic(pthread_t) master_kthread; /* written by each test's setup while idle workers run the hook */
 static _Atomic int master_waiting, hook_ran_in_wait;
 
 static int progress_hook(void *arg)
 {
     (void)arg;
-    if (atomic_load(&master_waiting) && pthread_equal(pthread_self(), master_kthread))
+    if (atomic_load(&master_waiting) && pthread_equal(pthread_self(), atomic_load(&master_kthread)))
         atomic_store(&hook_ran_in_wait, 1);
     return 0;
 }
@@ -34,7 +34,7 @@ static int setup(void **state)
 {
     (void)state;
     static bool registered;
-    master_kthread = pthread_self();
+    atomic_store(&master_kthread, pthread_self());
     atomic_store(&master_waiting, 0);
     atomic_store(&hook_ran_in_wait, 0);
     if (!registered) {
