@@ -120,6 +120,11 @@ class MPI:
         for n in self.wrappers:
             if n not in self.available:
                 fam.note(f"{n}: {self.wrappers[n]} not found (scripts/install-deps --bench), skipped")
+        # mpcrt's process mode (one process per rank, as the peers) joins as 'mpcrt-proc' once mpcrun has it.
+        self.process_mode = False
+        if "mpcrt" in self.available:
+            usage = subprocess.run([fam.mpcrun, "--help"], capture_output=True, text=True).stdout
+            self.process_mode = "--mode=" in usage and "only 'thread' is supported" not in usage
 
     def build(self, src, exe_name, flags=()):
         """{implementation: executable} for the implementations where src compiled."""
@@ -130,10 +135,12 @@ class MPI:
                 exes[impl] = exe
         return exes
 
-    @staticmethod
-    def impls_for(exes, ranks):
-        """Implementations to run at this rank count: openmpi-yield joins when the cores are oversubscribed."""
+    def impls_for(self, exes, ranks):
+        """Implementations to run at this rank count: openmpi-yield joins when the cores are oversubscribed;
+        mpcrt-proc when mpcrun has a process mode."""
         out = list(exes)
+        if "mpcrt" in exes and self.process_mode:
+            out.insert(out.index("mpcrt") + 1, "mpcrt-proc")
         if "openmpi" in exes and ranks > NPROC:
             out.insert(out.index("openmpi") + 1, "openmpi-yield")
         return out
@@ -143,6 +150,9 @@ class MPI:
         if impl == "mpcrt":
             over = ["--oversubscribe"] if ranks > NPROC else []
             return [self.fam.mpcrun, "-n", str(ranks), *over, exe, *args]
+        if impl == "mpcrt-proc":
+            over = ["--oversubscribe"] if ranks > NPROC else []
+            return [self.fam.mpcrun, "-n", str(ranks), "-p", str(ranks), "--mode=process", *over, exe, *args]
         if impl == "openmpi":
             return OMPI + ["-n", str(ranks), exe, *args]
         if impl == "openmpi-yield":
@@ -153,7 +163,7 @@ class MPI:
 
     @staticmethod
     def exe_of(exes, impl):
-        return exes["openmpi" if impl == "openmpi-yield" else impl]
+        return exes[{"openmpi-yield": "openmpi", "mpcrt-proc": "mpcrt"}.get(impl, impl)]
 
 
 def parse_lines(text):
