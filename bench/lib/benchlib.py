@@ -70,18 +70,20 @@ class Family:
         if record:
             self.command(cmd)
         t0 = time.monotonic()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                start_new_session=True)
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
-                               start_new_session=True)
-        except subprocess.TimeoutExpired as e:
-            kill_group(e)
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_session(proc.pid)
+            proc.communicate()
             sys.stderr.write(f"timeout after {timeout} s: {' '.join(cmd)}\n")
             return None, time.monotonic() - t0
         wall = time.monotonic() - t0
-        if r.returncode != 0:
-            sys.stderr.write(f"exit {r.returncode}: {' '.join(cmd)}\n{r.stdout[-2000:]}{r.stderr[-2000:]}\n")
+        if proc.returncode != 0:
+            sys.stderr.write(f"exit {proc.returncode}: {' '.join(cmd)}\n{stdout[-2000:]}{stderr[-2000:]}\n")
             return None, wall
-        return r.stdout, wall
+        return stdout, wall
 
     def rounds(self, impls):
         """(repetition, implementation) in interleaved order, the first implementation rotating."""
@@ -92,15 +94,19 @@ class Family:
                 yield r, impl
 
 
-def kill_group(expired):
-    """subprocess.run killed the launcher only: end the rest of its session (launched ranks, proxies)."""
+def kill_session(session):
+    """End every process of a launcher's session (the launcher ran with start_new_session, so its session id is
+    its pid): Open MPI puts each rank in its own process group, so killing the group leaves ranks behind."""
     import signal
-    proc = getattr(expired, "process", None)
-    pid = proc.pid if proc else None
-    if pid:
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
         try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session:  # field 6 of stat: the session id
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, IndexError, ValueError):
             pass
 
 
