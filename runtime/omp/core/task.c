@@ -19,6 +19,10 @@
 
 #define SMALL_TASK_DATA 192 /* tasks with at most this much data come from the per-thread free list */
 #define FREE_LIST_MAX 64
+/* Queued tasks per team member beyond which a new task runs at once in its creator (task throttling, as
+ * libgomp and libomp do): the helpers are behind anyway, and running it costs the creator no more than
+ * it would cost a helper, without the queue's lock traffic and memory. */
+#define THROTTLE_PER_THREAD 64
 
 /* ---- allocation */
 
@@ -332,10 +336,15 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
         return; /* it would be discarded before it starts */
     bool has_deps = (flags & TASK_FLAG_DEPEND) && depend;
     bool is_detach = (flags & TASK_FLAG_DETACH) && detach;
-    bool undeferred = !if_clause || parent->final;
     /* A team of one has nobody to hand a task to: it runs at once when its dependences allow (and if they
      * do not, later, so it keeps a copy of its data then). */
     bool alone = team->nthreads == 1;
+    /* Throttled tasks run as undeferred ones (no copy of their data); those with dependences or
+     * priorities stay queued, where their order is kept, and detachable ones too. */
+    bool throttle = !alone && !has_deps && !is_detach && !(flags & TASK_FLAG_PRIORITY) &&
+                    atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) >
+                        (long)THROTTLE_PER_THREAD * team->nthreads;
+    bool undeferred = !if_clause || parent->final || throttle;
 
     void *task_data;
     bool copy = (!undeferred && (!alone || has_deps)) || cpyfn || adjust;

@@ -213,6 +213,44 @@ static void test_tasks_on_an_oversubscribed_team(void **state)
     assert_int_equal(atomic_load(&count), 1600);
 }
 
+static void test_a_full_queue_runs_new_tasks_in_their_creator(void **state)
+{
+    (void)state;
+    enum { TASKS = 2000 };
+    static _Atomic int ran[TASKS];
+    _Atomic int creating = 1, in_creator = 0, priority_in_creator = 0;
+    for (int i = 0; i < TASKS; i++)
+        atomic_store(&ran[i], 0);
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_thread_num() == 0) {
+            for (int i = 0; i < TASKS; i++) {
+#pragma omp task firstprivate(i)
+                {
+                    atomic_fetch_add(&ran[i], 1);
+                    if (atomic_load(&creating) && omp_get_thread_num() == 0)
+                        atomic_fetch_add(&in_creator, 1);
+                }
+            }
+            /* Tasks with a priority keep their queue (and order) whatever its length. */
+            for (int i = 0; i < 100; i++) {
+#pragma omp task priority(1)
+                if (atomic_load(&creating))
+                    atomic_fetch_add(&priority_in_creator, 1);
+            }
+            atomic_store(&creating, 0);
+        } else {
+            while (atomic_load(&creating)) /* the other member takes no task until all are created */
+                ;
+        }
+    }
+    for (int i = 0; i < TASKS; i++)
+        assert_int_equal(atomic_load(&ran[i]), 1);
+    /* At most 64 queued per member (2 members) before new tasks run at once in their creator. */
+    assert_true(atomic_load(&in_creator) >= TASKS - 64 * 2 - 1);
+    assert_int_equal(atomic_load(&priority_in_creator), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_final_tasks_are_included),
         cmocka_unit_test(test_task_reduction_and_in_reduction),
         cmocka_unit_test(test_tasks_on_an_oversubscribed_team),
+        cmocka_unit_test(test_a_full_queue_runs_new_tasks_in_their_creator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
