@@ -50,8 +50,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_NBC_PRIORITY] = {"MPCRT_NBC_PRIORITY", CFG_INT, "10",
                                 "base priority (0-20) of progress ULTs; they run at 20 while work is ready"},
     [MPCRT_CFG_COLL_ALGORITHM] = {"MPCRT_COLL_ALGORITHM", CFG_STRING, "",
-                                  "algorithm overrides, comma-separated collective=algorithm (allreduce=ring, "
-                                  "bcast=binomial, ...; see runtime/mpi/nbc/README.md)"},
+                                  "algorithm overrides of the schedule-based collectives, comma-separated "
+                                  "collective=algorithm (bcast=knomial, allreduce=recursive_doubling, ...; "
+                                  "see runtime/mpi/nbc/README.md)"},
     [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
                          "comma-separated debug channels to print on stderr (sched, stack, all)"},
     [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",

@@ -1,4 +1,5 @@
-/* Schedules of the collectives on intracommunicators (intercommunicators go to inter.c): dissemination
+/* Schedules of the collectives on intracommunicators (intercommunicators go to inter.c; the alternatives
+ * that select.c may pick for bcast, allreduce, allgather and alltoall are in intra_alg.c): dissemination
  * barrier, binomial broadcast, rank-ordered binomial reduction (correct for non-commutative operations:
  * each node folds its higher-ranked subtree after its own part), linear rooted data movement, direct
  * exchanges for allgather and alltoall (every peer at once, starting after the caller's rank so that the
@@ -78,8 +79,14 @@ int mpcrt_nbc_bcast(mpcrt_comm_t *comm, void *buf, MPI_Count count, mpcrt_dataty
     NEW_SCHEDULE(s, comm);
     if (comm->remote_group)
         mpcrt_nbc_inter_bcast(s, buf, count, dt, root);
-    else
-        binomial_bcast(s, mpcrt_comm_size(comm), mpcrt_comm_rank(comm), buf, count, dt, root);
+    else {
+        int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+        nbc_choice_t c = {.ranks = n, .bytes = count * dt->size};
+        if (nbc_select(NBC_BCAST, &c) == NBC_BCAST_KNOMIAL)
+            nbc_knomial_bcast(s, n, me, buf, count, dt, root);
+        else
+            binomial_bcast(s, n, me, buf, count, dt, root);
+    }
     return finish(s, out);
 }
 
@@ -143,6 +150,15 @@ int mpcrt_nbc_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendc
         return finish(s, out);
     }
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    nbc_choice_t c = {.ranks = n};
+    for (int i = 0; i < n; i++) {
+        coll_view_t b = coll_block(recv, i);
+        c.bytes += coll_view_bytes(&b);
+    }
+    if (nbc_select(NBC_ALLGATHER, &c) == NBC_ALLGATHER_RING) {
+        nbc_ring_allgather(s, n, me, sendbuf, sendcount, sendtype, recv);
+        return finish(s, out);
+    }
     coll_view_t mine = coll_block(recv, me);
     if (sendbuf != MPI_IN_PLACE)
         mpcrt_nbc_copy(s, sendbuf, sendcount, sendtype, mine.buf, mine.count, mine.dt);
@@ -157,6 +173,13 @@ int mpcrt_nbc_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendc
     return finish(s, out);
 }
 
+/* Every block holds the same count of one type (MPI_Alltoall; an in-place send side takes the receive
+ * side's shape). */
+static bool uniform(const mpcrt_coll_blocks_t *b)
+{
+    return b->buf == MPI_IN_PLACE || (!b->icounts && !b->ccounts && !b->idispls && !b->adispls && !b->types);
+}
+
 int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
                        mpcrt_nbc_t **out)
 {
@@ -166,6 +189,12 @@ int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, cons
         return finish(s, out);
     }
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    coll_view_t first = coll_block(recv, 0);
+    nbc_choice_t c = {.ranks = n, .bytes = coll_view_bytes(&first), .uniform = uniform(send) && uniform(recv)};
+    if (nbc_select(NBC_ALLTOALL, &c) == NBC_ALLTOALL_BRUCK) {
+        nbc_bruck_alltoall(s, n, me, send, recv);
+        return finish(s, out);
+    }
     if (send->buf == MPI_IN_PLACE) {
         /* The receive buffer is also the input: pack every block into scratch first, send from there. */
         MPI_Count total = 0;
@@ -270,6 +299,11 @@ int mpcrt_nbc_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, 
     }
     int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    nbc_choice_t c = {.ranks = n, .bytes = count * red->dt->size, .commutative = red->op->commutative};
+    if (nbc_select(NBC_ALLREDUCE, &c) == NBC_ALLREDUCE_RECURSIVE_DOUBLING) {
+        nbc_recdoub_allreduce(s, n, me, in, recvbuf, count, red->dt);
+        return finish(s, out);
+    }
     void *acc = tree_reduce(s, n, me, in, count, red);
     if (me == 0 && acc) {
         mpcrt_nbc_copy(s, acc, count, red->dt, recvbuf, count, red->dt);

@@ -45,4 +45,38 @@ struct mpcrt_nbc {
     struct mpcrt_nbc *next; /* in the engine's active list */
 };
 
+/* ------------------------------------------------------------------ algorithm table (select.c) */
+
+typedef enum { NBC_BCAST, NBC_ALLREDUCE, NBC_ALLGATHER, NBC_ALLTOALL, NBC_NCOLL } nbc_coll_t;
+enum { NBC_MAX_ALGS = 4 };
+/* Algorithm indices, per collective, in the order of select.c's table. */
+enum { NBC_BCAST_BINOMIAL, NBC_BCAST_KNOMIAL };
+enum { NBC_ALLREDUCE_REDUCE_BCAST, NBC_ALLREDUCE_RECURSIVE_DOUBLING };
+enum { NBC_ALLGATHER_DIRECT, NBC_ALLGATHER_RING };
+enum { NBC_ALLTOALL_DIRECT, NBC_ALLTOALL_BRUCK };
+
+/* What the rules look at; equal on every member of the call. */
+typedef struct {
+    int ranks;
+    MPI_Count bytes; /* bcast, allreduce: the message; allgather: all blocks; alltoall: one block */
+    bool commutative; /* allreduce */
+    bool uniform;     /* alltoall: not a v or w form */
+} nbc_choice_t;
+
+/* The algorithm of one call: the MPCRT_COLL_ALGORITHM override of the collective if it names one that
+ * applies, else the rule of select.c. */
+int nbc_select(nbc_coll_t coll, const nbc_choice_t *c);
+
+/* The alternative algorithms (intra_alg.c), appended to s for member me of n. */
+void nbc_knomial_bcast(mpcrt_nbc_t *s, int n, int me, void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                       int root);
+/* Needs s's reduction set; in may be recvbuf. */
+void nbc_recdoub_allreduce(mpcrt_nbc_t *s, int n, int me, const void *in, void *recvbuf, MPI_Count count,
+                           mpcrt_datatype_t *dt);
+void nbc_ring_allgather(mpcrt_nbc_t *s, int n, int me, const void *sendbuf, MPI_Count sendcount,
+                        mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv);
+/* Uniform blocks only (not the v/w forms). */
+void nbc_bruck_alltoall(mpcrt_nbc_t *s, int n, int me, const mpcrt_coll_blocks_t *send,
+                        const mpcrt_coll_blocks_t *recv);
+
 #endif
