@@ -6,8 +6,9 @@
  * ranks', boosted to the maximum while a pass found work, back to the base and suspended when none.
  *
  * Lock order: the active list's lock, then the point-to-point receivers' locks (taken by the steps). One
- * pass at a time advances the list (try-lock: others go back to their own work); a schedule not yet in
- * the list belongs to the rank starting it. */
+ * pass at a time advances the list (try-lock: others go back to their own work); starts push onto a
+ * lock-free stack that the next pass drains, so they never wait for a pass; a schedule not yet pushed
+ * belongs to the rank starting it. */
 #include "nbc_internal.h"
 #include "../coll/coll_internal.h"
 #include "../../threads/config.h"
@@ -18,6 +19,10 @@
 
 static _Atomic int list_lock;
 static mpcrt_nbc_t *active; /* list_lock */
+/* Schedules started since the last pass, pushed without the lock: a starting rank that spun on list_lock
+ * while a pass walked a long list (or while the passing thread's kernel thread was preempted) spent a
+ * quarter of MPICH's coll/nonblocking3 there. The next pass moves them into `active`. */
+static mpcrt_nbc_t *_Atomic incoming;
 static _Atomic int nactive;
 
 /* ------------------------------------------------------------------ progress ULTs */
@@ -241,6 +246,14 @@ static int pass(bool *contended)
         *contended = true;
         return 0;
     }
+    /* acquire: the fields of schedules pushed by start() are visible. */
+    mpcrt_nbc_t *fresh = atomic_exchange_explicit(&incoming, NULL, memory_order_acquire);
+    while (fresh) {
+        mpcrt_nbc_t *next = fresh->next;
+        fresh->next = active;
+        active = fresh;
+        fresh = next;
+    }
     int events = 0;
     mpcrt_nbc_t **link = &active, *done = NULL;
     while (*link) {
@@ -290,11 +303,13 @@ static void start(mpcrt_nbc_t *s)
         complete(s);
         return;
     }
-    mpcrt_spin_lock(&list_lock);
-    s->next = active;
-    active = s;
-    atomic_fetch_add_explicit(&nactive, 1, memory_order_release);
-    mpcrt_spin_unlock(&list_lock);
+    /* Counted before it is visible, so that a progress ULT about to leave sees it (progress_main). */
+    atomic_fetch_add_explicit(&nactive, 1, memory_order_seq_cst);
+    mpcrt_nbc_t *head = atomic_load_explicit(&incoming, memory_order_relaxed);
+    do
+        s->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&incoming, &head, s, memory_order_release,
+                                                  memory_order_relaxed));
     if (placement != PLACE_NONE) progress_ult(target_vp(s), true);
 }
 
