@@ -29,6 +29,8 @@
 
 #include <hwloc.h>
 
+#include "procs.h"
+
 #ifndef MPCRT_VERSION
 #define MPCRT_VERSION "0.1.0"
 #endif
@@ -96,11 +98,13 @@ struct job_config {
     long long ranks;          /* 0: not given */
     long long cores_per_rank; /* 0: not given */
     long long procs;
+    bool procs_given;
     long long nodes;
     long long timeout; /* seconds, 0: no timeout */
     bool timeout_given;
     bool oversubscribe;
-    bool tag_output; /* accepted but ignored, see usage() */
+    bool tag_output; /* prefix each line with its rank (processes only: one process cannot tell) */
+    bool process_mode;
     bool show_config;
     char **prog_argv; /* NULL when no program was given */
 };
@@ -130,20 +134,23 @@ static void usage(void)
           "       mpcrun --show-config | --help | --version\n"
           "\n"
           "Runs PROGRAM (linked with the mpcrt runtime) as one process in which the\n"
-          "runtime creates the MPI ranks as user-level threads.\n"
+          "runtime creates the MPI ranks as user-level threads, or as several processes\n"
+          "(-p, --mode=process) that mpcrun connects through the PMIx server it hosts.\n"
           "\n"
           "Options (long options also accept --opt=value):\n"
           "  -n, -np, --n R           number of MPI ranks (required, 1..10000000)\n"
           "  -c, --cores-per-rank N   cores reserved per rank; the job must fit on the\n"
           "                           cores available to mpcrun (R*N <= cores) unless\n"
           "                           --oversubscribe is given\n"
-          "  -p, --procs P            number of processes; R must be divisible by P\n"
-          "                           (only P = 1 is supported in this version)\n"
+          "  -p, --procs P            number of processes (default 1); R must be divisible\n"
+          "                           by P: each process runs R/P ranks as threads\n"
           "  -N, --nodes M            number of nodes (only M = 1 is supported)\n"
-          "  --mode=thread|process    rank implementation (only 'thread' is supported)\n"
+          "  --mode=thread|process    thread (default): ranks are threads of -p processes;\n"
+          "                           process: one rank per process (-p = -n), for any\n"
+          "                           MPI program, even one not built with mpcc\n"
           "  --oversubscribe          allow more ranks*cores than available cores\n"
-          "  --tag-output             accepted for compatibility; currently ignored\n"
-          "                           (with one process mpcrun cannot tell ranks apart)\n"
+          "  --tag-output             prefix each output line with its rank, \"[r] \" (with\n"
+          "                           several processes; one process cannot tell ranks apart)\n"
           "  --timeout SECONDS        kill the job after SECONDS (SIGTERM to its process\n"
           "                           group, SIGKILL 2 s later) and exit with 124;\n"
           "                           overrides MPIEXEC_TIMEOUT\n"
@@ -155,7 +162,8 @@ static void usage(void)
           "\n"
           "Environment set for the program:\n"
           "  MPCRT_RANKS_PER_PROC=R   ranks created in the process\n"
-          "  MPCRT_NUM_PROCS=1        number of processes in the job\n"
+          "  MPCRT_NUM_PROCS=P        number of processes in the job\n"
+          "  PMIX_*                   with P > 1: how each process reaches mpcrun's PMIx server\n"
           "  MPCRT_CORES_PER_RANK=N   only with -c (otherwise removed)\n"
           "  MPCRT_OVERSUBSCRIBE=1    only with --oversubscribe (otherwise removed)\n"
           "\n"
@@ -163,7 +171,9 @@ static void usage(void)
           "  MPIEXEC_TIMEOUT          default for --timeout (positive seconds)\n"
           "\n"
           "Exit status: the program's exit status; 128+N if it was killed by signal N;\n"
-          "124 on timeout; 127 if it could not be executed; 2 for usage errors.\n",
+          "124 on timeout; 127 if it could not be executed; 2 for usage errors. With\n"
+          "several processes, the first one to fail (a signal, MPI_Abort, an exit before\n"
+          "MPI_Finalize) ends the job within 2 s and gives its code.\n",
           stdout);
 }
 
@@ -227,11 +237,16 @@ static const struct opt_spec *match_option(const char *arg, const char **inline_
     return NULL;
 }
 
-static void set_mode(const char *opt, const char *value)
+static void set_mode(struct job_config *cfg, const char *opt, const char *value)
 {
-    if (strcmp(value, "thread") == 0) return;
-    if (strcmp(value, "process") == 0)
-        die("%s=process: process mode is not supported yet (only --mode=thread)", opt);
+    if (strcmp(value, "thread") == 0) {
+        cfg->process_mode = false;
+        return;
+    }
+    if (strcmp(value, "process") == 0) {
+        cfg->process_mode = true;
+        return;
+    }
     die("%s=%s: invalid mode (expected 'thread' or 'process')", opt, value);
 }
 
@@ -248,8 +263,7 @@ static void apply_option(struct job_config *cfg, const struct opt_spec *spec, co
         break;
     case OPT_PROCS:
         cfg->procs = parse_option_count(opt, value, MAX_COUNT);
-        if (cfg->procs != 1)
-            die("%s %lld: multi-process jobs are not supported yet (only %s 1)", opt, cfg->procs, opt);
+        cfg->procs_given = true;
         break;
     case OPT_NODES:
         cfg->nodes = parse_option_count(opt, value, MAX_COUNT);
@@ -257,7 +271,7 @@ static void apply_option(struct job_config *cfg, const struct opt_spec *spec, co
             die("%s %lld: multi-node jobs are not supported yet (only %s 1)", opt, cfg->nodes, opt);
         break;
     case OPT_MODE:
-        set_mode(opt, value);
+        set_mode(cfg, opt, value);
         break;
     case OPT_OVERSUBSCRIBE:
         cfg->oversubscribe = true;
@@ -379,10 +393,17 @@ static void check_placement(const struct job_config *cfg)
             cfg->cores_per_rank, needed, available);
 }
 
-static void validate_job(const struct job_config *cfg)
+static void validate_job(struct job_config *cfg)
 {
     if (cfg->ranks == 0) die("-n: number of ranks is required (e.g. mpcrun -n 4 prog)");
     if (!cfg->prog_argv) die("no program given (see mpcrun --help)");
+    if (cfg->process_mode) {
+        if (cfg->procs_given && cfg->procs != cfg->ranks)
+            die("--mode=process runs one rank per process: -p %lld contradicts -n %lld", cfg->procs,
+                cfg->ranks);
+        cfg->procs = cfg->ranks;
+    }
+    if (cfg->procs > cfg->ranks) die("-p %lld: more processes than ranks (-n %lld)", cfg->procs, cfg->ranks);
     if (cfg->ranks % cfg->procs != 0)
         die("-n %lld: number of ranks must be divisible by -p %lld", cfg->ranks, cfg->procs);
     check_placement(cfg);
@@ -760,7 +781,14 @@ int main(int argc, char **argv)
     path = find_program(cfg.prog_argv[0]);
     if (!path) die("%s: program not found", cfg.prog_argv[0]);
     export_job_env(&cfg);
-    int status = run_job(&cfg, path);
+    int status;
+    if (cfg.procs > 1) {
+        procs_job_t job = {cfg.ranks,     cfg.procs, cfg.cores_per_rank, cfg.timeout, cfg.tag_output,
+                           cfg.prog_argv, path};
+        status = procs_run(&job);
+    } else {
+        status = run_job(&cfg, path);
+    }
     free(path);
     return status;
 }

@@ -53,6 +53,14 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                                   "algorithm overrides of the schedule-based collectives, comma-separated "
                                   "collective=algorithm (bcast=knomial, allreduce=recursive_doubling, ...; "
                                   "see runtime/mpi/nbc/README.md)"},
+    [MPCRT_CFG_RAILS] = {"MPCRT_RAILS", CFG_STRING, "shm",
+                         "rails between processes, in order of preference (comma-separated: shm)"},
+    [MPCRT_CFG_SHM_CELLS] = {"MPCRT_SHM_CELLS", CFG_INT, "256",
+                             "cells in each process's shared-memory receive queue (process mode)"},
+    [MPCRT_CFG_SHM_CELL_SIZE] = {"MPCRT_SHM_CELL_SIZE", CFG_SIZE, "8K",
+                                 "bytes per shared-memory cell: larger messages go by rendezvous"},
+    [MPCRT_CFG_SHM_CMA] = {"MPCRT_SHM_CMA", CFG_BOOL, "1",
+                           "rendezvous by process_vm_readv (0: copy fragments through the cells)"},
     [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
                          "comma-separated debug channels to print on stderr (sched, stack, all)"},
     [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",

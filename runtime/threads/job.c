@@ -31,15 +31,55 @@ int mpcrt_job_local_ranks(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* Where this process sits in a multi-process job, as the wire-up (the MPI layer's PMIx client) found it.
+ * The scheduler only needs two numbers from it, so it takes them through a hook and stays MPI-agnostic. */
+static mpcrt_job_wireup_fn wireup_fn;
+static mpcrt_once_t wireup_once = MPCRT_ONCE_INITIALIZER;
+static int proc_index, num_procs = -1;
+
+void mpcrt_job_set_wireup(mpcrt_job_wireup_fn fn)
+{
+    wireup_fn = fn;
+}
+
+static void run_wireup(void)
+{
+    int index = 0, procs = -1;
+    if (wireup_fn && wireup_fn(&index, &procs) == 0 && procs > 0) {
+        proc_index = index;
+        num_procs = procs;
+    }
+}
+
+int mpcrt_job_wireup(void)
+{
+    mpcrt_once(&wireup_once, run_wireup);
+    return 0;
+}
+
+int mpcrt_job_num_procs(void)
+{
+    mpcrt_job_wireup();
+    if (num_procs > 0) return num_procs;
+    long procs = mpcrt_config_int(MPCRT_CFG_NUM_PROCS);
+    return procs > 0 ? (int)procs : 1;
+}
+
+int mpcrt_job_proc_index(void)
+{
+    mpcrt_job_wireup();
+    return proc_index;
+}
+
 int mpcrt_job_size(void)
 {
-    long procs = mpcrt_config_int(MPCRT_CFG_NUM_PROCS);
-    return mpcrt_job_local_ranks() * (int)(procs > 0 ? procs : 1);
+    return mpcrt_job_local_ranks() * mpcrt_job_num_procs();
 }
 
 int mpcrt_job_first_rank(void)
 {
-    return 0; /* one process per job until the multi-process launcher exists */
+    /* Processes host consecutive blocks of MPCRT_RANKS_PER_PROC ranks, in launcher rank order. */
+    return mpcrt_job_proc_index() * mpcrt_job_local_ranks();
 }
 
 int mpcrt_job_rank_vp(int local_rank)
@@ -122,6 +162,7 @@ int mpcrt_main(int argc, char **argv, char **envp, mpcrt_main_fn main_fn)
     }
     if (mpcrt_priv_init() != 0)
         return 1; /* the reason was printed */
+    mpcrt_job_wireup(); /* before the ranks exist: their numbers depend on this process's place */
     int nranks = mpcrt_job_local_ranks();
     job_t job = {.argc = argc, .envp = envp, .main_fn = main_fn};
     job.status = calloc((size_t)nranks, sizeof *job.status);

@@ -226,10 +226,20 @@ void mpcrt_priv_leave(const mpcrt_priv_view_t *saved);
 
 /* ------------------------------------------------------------------ the thread-mode job */
 
-/* Ranks of this process (MPCRT_RANKS_PER_PROC), processes in the job, and this process's first rank. */
+/* Ranks of this process (MPCRT_RANKS_PER_PROC), ranks in the job, and this process's first rank. */
 int mpcrt_job_local_ranks(void);
 int mpcrt_job_size(void);
 int mpcrt_job_first_rank(void);
+/* Processes in the job and this process's index among them (0..procs-1). */
+int mpcrt_job_num_procs(void);
+int mpcrt_job_proc_index(void);
+/* The wire-up of a multi-process job (the MPI layer's PMIx client) registers itself at load time; it is
+ * run once, before the ranks are created (or by the first MPI_Init of a program without mpcc's entry
+ * point), and returns 0 with this process's index and the number of processes, or non-zero for a
+ * single-process job (then MPCRT_NUM_PROCS and index 0 hold). */
+typedef int (*mpcrt_job_wireup_fn)(int *proc_index, int *num_procs);
+void mpcrt_job_set_wireup(mpcrt_job_wireup_fn fn);
+int mpcrt_job_wireup(void);
 /* Home VP of local rank i: its first core with -c, else blocks of consecutive ranks per VP. */
 int mpcrt_job_rank_vp(int local_rank);
 /* The VPs local rank i may spread its own threads over (its OpenMP teams): with -c, its cores

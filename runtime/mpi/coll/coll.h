@@ -131,4 +131,26 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
 int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                     const mpcrt_coll_reduction_t *red, bool exclusive);
 
+/* The same collectives (same contracts) for communicators whose members live in several processes
+ * (procs.c: over point-to-point messages); the API layer picks by mpcrt_comm_t.local. */
+int mpcrt_coll_procs_barrier(mpcrt_comm_t *comm);
+int mpcrt_coll_procs_bcast(mpcrt_comm_t *comm, void *buf, MPI_Count count, mpcrt_datatype_t *dt, int root);
+int mpcrt_coll_procs_gather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                            mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv, int root);
+int mpcrt_coll_procs_scatter(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, void *recvbuf,
+                             MPI_Count recvcount, mpcrt_datatype_t *recvtype, int root);
+int mpcrt_coll_procs_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                               mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv);
+int mpcrt_coll_procs_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send,
+                              const mpcrt_coll_blocks_t *recv);
+int mpcrt_coll_procs_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                            const mpcrt_coll_reduction_t *red, int root);
+int mpcrt_coll_procs_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                               const mpcrt_coll_reduction_t *red);
+int mpcrt_coll_procs_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                    const int *irecvcounts, const MPI_Count *crecvcounts,
+                                    const mpcrt_coll_reduction_t *red);
+int mpcrt_coll_procs_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          const mpcrt_coll_reduction_t *red, bool exclusive);
+
 #endif

@@ -16,4 +16,5 @@ list(APPEND MPI_SOURCES
   mpi/coll/api_op.c
   mpi/coll/issue.c
   mpi/coll/api_icoll.c
-  mpi/coll/api_neighbor.c)
+  mpi/coll/api_neighbor.c
+  mpi/coll/procs.c)

@@ -6,6 +6,7 @@
 #include "../info/info.h"
 #include "comm_internal.h"
 #include "../group/group.h"
+#include "../coll/coll.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ MPCRT_PMPI_ALIAS(Comm_size)
 int mpcrt_mpi_world_barrier(void)
 {
     mpcrt_comm_t *world = mpcrt_comm_get(MPI_COMM_WORLD);
+    if (!world->local)
+        return mpcrt_coll_procs_barrier(world);
     int me = mpcrt_comm_rank(world);
     mpcrt_comm_rendezvous(world, me, NULL);
     return MPI_SUCCESS;
@@ -58,6 +61,10 @@ int PMPI_Barrier(MPI_Comm handle)
     int rc = check_comm("MPI_Barrier", handle, &comm);
     /* An intercommunicator's barrier waits for both groups: its members meet in the pair's bridge. */
     mpcrt_comm_t *meet = rc == MPI_SUCCESS && comm->bridge ? comm->bridge : comm;
+    if (rc == MPI_SUCCESS && !meet->local && mpcrt_comm_size(meet) > 1) {
+        rc = mpcrt_coll_procs_barrier(meet);
+        return rc ? mpcrt_mpi_error(handle, "MPI_Barrier", rc, "cannot reach the other members") : rc;
+    }
     if (rc == MPI_SUCCESS && mpcrt_comm_size(meet) > 1)
         mpcrt_comm_rendezvous(meet, mpcrt_comm_rank(meet), NULL);
     return rc;
@@ -87,6 +94,8 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
     creation_t result = {MPI_SUCCESS, MPI_COMM_NULL};
     if (comm->remote_group) { /* both groups take part: intercomm.c */
         result.rc = mpcrt_intercomm_dup(comm, &result.handle);
+    } else if (!comm->local) { /* members in several processes: procs.c */
+        result.rc = mpcrt_comm_procs_split(comm, 0, me, true, &result.handle);
     } else {
         mpcrt_comm_rendezvous(comm, me, &result);
         if (me == 0) {
@@ -193,6 +202,10 @@ int PMPI_Comm_split(MPI_Comm handle, int color, int key, MPI_Comm *newcomm)
         return rc ? mpcrt_mpi_error(handle, "MPI_Comm_split", rc, "cannot create the communicator") : MPI_SUCCESS;
     }
     int me = mpcrt_comm_rank(comm);
+    if (!comm->local) { /* members in several processes: procs.c */
+        rc = mpcrt_comm_procs_split(comm, color, key, false, newcomm);
+        return rc ? mpcrt_mpi_error(handle, "MPI_Comm_split", rc, "cannot create the communicator") : MPI_SUCCESS;
+    }
     split_entry_t mine = {color, key, me, {MPI_SUCCESS, MPI_COMM_NULL}};
     mpcrt_comm_rendezvous(comm, me, &mine);
     if (me == 0)

@@ -4,12 +4,14 @@
 #include "../info/info.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { WORLD_CONTEXT = 0, SELF_CONTEXT = 2, FIRST_FREE_CONTEXT = 4 };
 
-static _Atomic uint32_t next_context = FIRST_FREE_CONTEXT;
+_Atomic uint32_t mpcrt_comm_next_context = FIRST_FREE_CONTEXT; /* procs.c skips past agreed ones */
 static mpcrt_comm_t world;
 static mpcrt_group_t world_group, empty_group;
 static mpcrt_comm_t *self_comms; /* by local rank */
@@ -94,10 +96,23 @@ static void destroy_comm(mpcrt_object_t *obj)
     free(c);
 }
 
+/* Whether every member is a rank of this process. */
+static bool group_is_local(const mpcrt_group_t *group)
+{
+    int first = mpcrt_job_first_rank(), nlocal = mpcrt_job_local_ranks();
+    if (mpcrt_job_num_procs() == 1)
+        return true;
+    for (int r = 0; r < group->size; r++)
+        if (group->world[r] < first || group->world[r] >= first + nlocal)
+            return false;
+    return true;
+}
+
 static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
 {
     c->context = context;
     c->group = group;
+    c->local = group_is_local(group);
     atomic_init(&c->handle_holders, group->size);
     c->contributions = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->contributions);
     if (!c->contributions)
@@ -113,7 +128,7 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
 uint32_t mpcrt_comm_new_context(void)
 {
     /* Two contexts per communicator: point-to-point and collectives never match each other. */
-    return atomic_fetch_add_explicit(&next_context, 2, memory_order_relaxed);
+    return atomic_fetch_add_explicit(&mpcrt_comm_next_context, 2, memory_order_relaxed);
 }
 
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context)
@@ -126,6 +141,16 @@ mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t cont
     if (init_comm(c, group, context) != 0) {
         mpcrt_object_release(&c->obj);
         return NULL;
+    }
+    return c;
+}
+
+mpcrt_comm_t *mpcrt_comm_create_private(mpcrt_group_t *group, uint32_t context)
+{
+    mpcrt_comm_t *c = mpcrt_comm_create_with_context(group, context);
+    if (c) {
+        c->local = false; /* its rendezvous would wait for members that have their own objects */
+        atomic_store_explicit(&c->handle_holders, 1, memory_order_relaxed);
     }
     return c;
 }
@@ -179,6 +204,15 @@ int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, i
 
 void mpcrt_comm_rendezvous(mpcrt_comm_t *comm, int my_rank, void *contribution)
 {
+    if (!comm->local) {
+        /* Its members live in other processes (or have objects of their own): waiting here would hang. */
+        fprintf(stderr,
+                "mpcrt: rank %d: this operation is not supported yet on a communicator spanning processes "
+                "(run in thread mode, one process); ending the job\n",
+                mpcrt_mpi_world_rank());
+        fflush(stderr);
+        _exit(1);
+    }
     comm->contributions[my_rank] = contribution;
     /* The barrier's lock orders every member's store above before every member's reads that follow. */
     mpcrt_barrier_wait(&comm->barrier);

@@ -40,6 +40,10 @@ typedef struct mpcrt_comm_member {
 typedef struct mpcrt_comm {
     mpcrt_object_t obj;
     uint32_t context; /* point-to-point matching context; context + 1 is the collectives' */
+    /* One object shared by every member, all ranks of this process: members meet in its rendezvous.
+     * Otherwise (members in several processes) each member has an object of its own, and collectives and
+     * creations go by messages (coll/procs.c, comm/procs.c). */
+    bool local;
     mpcrt_group_t *group;
     mpcrt_group_t *remote_group; /* intercommunicators only: point-to-point peers are its ranks */
     /* Intercommunicators only (comm/intercomm.c): an internal intracommunicator over both groups, shared by
@@ -101,6 +105,14 @@ mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group);
 uint32_t mpcrt_comm_new_context(void);
 /* Same as mpcrt_comm_create_object with a given context (the two sides of an intercommunicator share one). */
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context);
+
+/* A communicator over group with the given context, owned by the calling member alone (members in several
+ * processes: each has its own object; the handle is this member's). */
+mpcrt_comm_t *mpcrt_comm_create_private(mpcrt_group_t *group, uint32_t context);
+/* Members of a communicator spanning processes agree on a context that is free in all their processes
+ * (each proposes a fresh one, the largest wins and every process skips past it), exchanging `nints` ints
+ * per member on the way (all[r * nints + i] = member r's mine[i]). Collective over comm; MPI error class. */
+int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *all, uint32_t *context);
 
 /* Every member of comm calls this with its own contribution; the call returns, to all of them at once,
  * after all have arrived: comm->contributions[r] then holds member r's contribution, which stays valid until

@@ -127,6 +127,11 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
         return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
     }
     int me = mpcrt_comm_rank(comm);
+    if (!comm->local) { /* members in several processes: a split by membership, in the group's order */
+        int in = mpcrt_group_rank_of(group, mpcrt_mpi_world_rank());
+        rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : 0, in, false, newcomm);
+        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
+    }
     create_entry_t mine = {group, {MPI_SUCCESS, MPI_COMM_NULL}};
     mpcrt_comm_rendezvous(comm, me, &mine);
     if (me == 0)
@@ -258,9 +263,9 @@ int PMPI_Comm_split_type(MPI_Comm handle, int split_type, int key, MPI_Info info
         break;
     }
     case MPI_COMM_TYPE_SHARED:
-        /* Ranks that can share memory: those of this process (a communicator does not span processes yet;
-         * when it does, this becomes the node). */
-        color = mpcrt_job_first_rank();
+        /* Ranks that can share memory: those of this node (mpcrun's processes all run on one node; under
+         * another launcher the processes of one node are told apart by host name). */
+        color = comm->local ? mpcrt_job_first_rank() : mpcrt_node_color();
         break;
     case MPI_COMM_TYPE_HW_UNGUIDED:
         return split_unguided(fn, handle, comm, key, info, newcomm);

@@ -29,6 +29,12 @@ void mpcrt_meeting_leave(mpcrt_meeting_t *m);
 
 /* ------------------------------------------------------------------ creations */
 
+/* MPI_Comm_split of an intracommunicator whose members live in several processes (procs.c): every member
+ * gets an object of its own; keep_topology for duplicates. Returns an MPI error class. */
+/* A color shared by the ranks of one node (MPI_COMM_TYPE_SHARED across processes). */
+int mpcrt_node_color(void);
+int mpcrt_comm_procs_split(mpcrt_comm_t *comm, int color, int key, bool keep_topology, MPI_Comm *newcomm);
+
 /* The result of a creation, written by the member that builds for all. */
 typedef struct {
     int rc; /* MPI error class */

@@ -6,6 +6,7 @@
 #include "../attr/attr.h"
 #include "../comm/comm.h"
 #include "../pt2pt/pt2pt.h"
+#include "../wireup/wireup.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 static mpcrt_mpi_rank_t *ranks;
-static int nranks;
+static int nranks;     /* ranks of this process */
+static int world_size; /* ranks of the job */
+static _Atomic int ranks_finalized;
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic bool process_ready;
 static pthread_t singleton_main_thread;
@@ -36,6 +39,7 @@ int mpcrt_mpi_process_init(void)
             singleton_main_thread = pthread_self();
         }
         nranks = mpcrt_ult_self() ? mpcrt_job_local_ranks() : 1;
+        world_size = nranks * mpcrt_job_num_procs();
         ranks = calloc((size_t)nranks, sizeof *ranks);
         if (!ranks)
             rc = MPI_ERR_NO_MEM;
@@ -44,6 +48,12 @@ int mpcrt_mpi_process_init(void)
                 rc = MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS && mpcrt_comm_init_predefined() != 0)
             rc = MPI_ERR_NO_MEM;
+        /* Other processes: open the rails and meet every process (collective over the job). */
+        if (rc == MPI_SUCCESS && mpcrt_wireup_num_procs() > 1 && mpcrt_remote_init() != 0) {
+            fprintf(stderr, "mpcrt: process %d cannot connect to the other processes of the job\n",
+                    mpcrt_wireup_proc());
+            rc = MPI_ERR_INTERN;
+        }
         if (rc == MPI_SUCCESS)
             atomic_store_explicit(&process_ready, true, memory_order_release);
     }
@@ -54,12 +64,13 @@ int mpcrt_mpi_process_init(void)
 int mpcrt_mpi_world_rank(void)
 {
     int rank = mpcrt_self_rank();
-    return rank >= 0 ? rank : 0;
+    /* A kernel thread that is no rank's (a program without mpcc's entry point) is this process's rank. */
+    return rank >= 0 ? rank : mpcrt_job_first_rank();
 }
 
 int mpcrt_mpi_world_size(void)
 {
-    return nranks;
+    return world_size;
 }
 
 mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
@@ -148,6 +159,10 @@ int PMPI_Finalize(void)
     rc = mpcrt_mpi_world_barrier();
     mpcrt_mpi_self()->finalized = true;
     fflush(stdout);
+    /* The last rank of the process leaves the job: the launcher then knows it ended cleanly. After the
+     * barrier no peer sends to this process any more. */
+    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == nranks - 1)
+        mpcrt_wireup_finalize();
     return rc;
 }
 MPCRT_PMPI_ALIAS(Finalize)

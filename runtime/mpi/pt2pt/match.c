@@ -17,6 +17,7 @@ typedef struct message {
     int source, tag;
     MPI_Count bytes;
     mpcrt_request_t *send; /* descriptor of a large or synchronous send; NULL: the data is in `data` */
+    mpcrt_remote_rts_t *remote; /* rendezvous request from another process (its data stays there) */
     char data[];
 } message_t;
 
@@ -263,7 +264,7 @@ static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_dataty
     return n;
 }
 
-static void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
 {
     recv->status.MPI_SOURCE = source;
     recv->status.MPI_TAG = tag;
@@ -276,6 +277,12 @@ static void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count se
 static void deliver(message_t *msg, mpcrt_request_t *recv)
 {
     MPI_Count copied;
+    if (msg->remote) {
+        mpcrt_remote_pull(msg->remote, recv);
+        free(msg->remote);
+        free(msg);
+        return;
+    }
     if (msg->send) {
         mpcrt_request_t *send = msg->send;
         copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
@@ -287,7 +294,7 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
         if (copied > 0)
             mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, msg->data);
     }
-    finish_recv(recv, msg->source, msg->tag, msg->bytes, copied);
+    mpcrt_pt2pt_finish_recv(recv, msg->source, msg->tag, msg->bytes, copied);
     free(msg);
 }
 
@@ -310,6 +317,7 @@ static void describe_message(message_t *msg, bin_t *bin, const mpcrt_request_t *
     msg->tag = send->tag;
     msg->bytes = bytes;
     msg->send = eager ? NULL : (mpcrt_request_t *)send;
+    msg->remote = NULL;
 }
 
 static void enqueue_unexpected(bin_t *bin, message_t *msg)
@@ -322,7 +330,7 @@ static void copy_to_posted(mpcrt_request_t *send, mpcrt_request_t *recv, int me,
 {
     MPI_Count copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
                                 bytes, recv);
-    finish_recv(recv, me, send->tag, bytes, copied);
+    mpcrt_pt2pt_finish_recv(recv, me, send->tag, bytes, copied);
     mpcrt_request_complete(send);
 }
 
@@ -334,9 +342,13 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
         return MPI_SUCCESS;
     }
     mpcrt_match_t *m = receiver_match(send->comm, send->peer);
-    if (!m)
-        return MPI_ERR_RANK;
     int me = send->on_behalf ? send->as_rank : mpcrt_comm_rank(send->comm);
+    if (!m) {
+        int world = mpcrt_comm_peer_group(send->comm)->world[send->peer];
+        if (world < 0 || world >= mpcrt_mpi_world_size() || !mpcrt_remote_ready())
+            return MPI_ERR_RANK;
+        return mpcrt_remote_send(send, world, me);
+    }
     MPI_Count bytes = send->count * send->datatype->size;
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
 
@@ -463,4 +475,49 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
         mpcrt_request_complete(req);
     }
     return cancelled;
+}
+
+void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
+{
+    mpcrt_spin_lock(&m->lock);
+    mpcrt_request_t *recv = take_posted(m, in->context, in->source, in->tag);
+    if (recv) {
+        mpcrt_spin_unlock(&m->lock);
+        if (in->eager_data) {
+            /* Straight from the rail's cell into the user's buffer. */
+            MPI_Count capacity = recv->count * recv->datatype->size;
+            MPI_Count copied = (MPI_Count)in->bytes < capacity ? (MPI_Count)in->bytes : capacity;
+            if (copied > 0)
+                mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, in->eager_data);
+            mpcrt_pt2pt_finish_recv(recv, in->source, in->tag, (MPI_Count)in->bytes, copied);
+        } else {
+            mpcrt_remote_pull(in, recv);
+        }
+        return;
+    }
+    /* Unexpected: keep the bytes (eager) or the description of where they are (rendezvous). Allocated
+     * under the lock so that a receive posted meanwhile cannot overtake this message. */
+    bin_t *bin = find_bin(m, in->context, in->source, true);
+    size_t extra = in->eager_data ? (size_t)in->bytes : 0;
+    message_t *msg = bin ? malloc(sizeof *msg + extra) : NULL;
+    mpcrt_remote_rts_t *rts = msg && !in->eager_data ? malloc(sizeof *rts) : NULL;
+    if (!msg || (!in->eager_data && !rts)) {
+        mpcrt_spin_unlock(&m->lock);
+        fprintf(stderr, "mpcrt: out of memory queueing a message from process %d\n", in->proc);
+        abort();
+    }
+    msg->bin = bin;
+    msg->source = in->source;
+    msg->tag = in->tag;
+    msg->bytes = (MPI_Count)in->bytes;
+    msg->send = NULL;
+    msg->remote = rts;
+    if (rts) {
+        *rts = *in;
+        rts->eager_data = NULL;
+    } else if (extra) {
+        memcpy(msg->data, in->eager_data, extra);
+    }
+    enqueue_unexpected(bin, msg);
+    mpcrt_spin_unlock(&m->lock);
 }

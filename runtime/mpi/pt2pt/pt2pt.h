@@ -122,5 +122,42 @@ bool mpcrt_pt2pt_probe(mpcrt_match_t *match, int source, int tag, uint32_t conte
 int mpcrt_pt2pt_recv_message(void *message, mpcrt_request_t *req);
 /* Cancel a receive that has not matched yet; true if it was cancelled. */
 bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req);
+/* Completes a matched receive: status from (source, tag), MPI_ERR_TRUNCATE when sent > copied. */
+void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied);
+
+/* ------------------------------------------------------------------ the library's own messages (internal.c) */
+
+/* Nonblocking sends and receives on comm's collective context (context + 1), for collectives and creations
+ * that span processes; waitall waits, releases every request and returns the first status error. */
+int mpcrt_p2p_isend(mpcrt_comm_t *comm, int dest, int tag, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                    mpcrt_request_t **req);
+int mpcrt_p2p_irecv(mpcrt_comm_t *comm, int source, int tag, void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                    mpcrt_request_t **req);
+int mpcrt_p2p_waitall(mpcrt_request_t **reqs, int n);
+int mpcrt_p2p_sendrecv(mpcrt_comm_t *comm, int tag, const void *sbuf, MPI_Count scount, mpcrt_datatype_t *sdt,
+                       int dest, void *rbuf, MPI_Count rcount, mpcrt_datatype_t *rdt, int source);
+
+/* ------------------------------------------------------------------ ranks of other processes (remote.c) */
+
+/* A message from another process, as its packet described it: eager (the bytes are at eager_data, valid
+ * only during the call) or a rendezvous request (the packed bytes are at `addr` in process `proc`). */
+typedef struct {
+    int proc, source, tag;
+    uint32_t context;
+    uint64_t bytes, sreq, addr;
+    const void *eager_data;
+} mpcrt_remote_rts_t;
+
+/* Opens the rails and registers the progress hook; collective over the job's processes. */
+int mpcrt_remote_init(void);
+bool mpcrt_remote_ready(void);
+/* The process hosting a world rank. */
+int mpcrt_remote_proc_of(int world_rank);
+/* Starts a send to world rank dst_world of another process; `me` is the sender's rank in its group. */
+int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me);
+/* Matches an arriving message into receiver m's queues (called by whichever thread polled the rail). */
+void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in);
+/* Moves a matched rendezvous message into recv and completes it (now, or when the fragments are in). */
+void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv);
 
 #endif

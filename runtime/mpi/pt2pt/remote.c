@@ -1,0 +1,319 @@
+/* Point-to-point with ranks of other processes, over the rails (DESIGN.md section 4): small messages go
+ * eagerly in one packet; large and synchronous ones send a request-to-send (RTS) describing the data in the
+ * sender's memory, which the receiver reads with one copy (CMA) once it matched, then answers FIN. When the
+ * rail cannot read remote memory, the receiver answers clear-to-send (CTS) and the sender pushes fragments.
+ * Packets carry the destination rank, so whichever thread polls a rail matches them into the receiver's
+ * queues on its behalf (collaborative polling, research/seed000 section 2.4). */
+#include "pt2pt.h"
+#include "../rails/rail.h"
+#include "../wireup/wireup.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PKT_EAGER = 1, PKT_RTS, PKT_FIN, PKT_CTS, PKT_FRAG };
+
+typedef struct {
+    uint8_t kind;
+    uint8_t unused[3];
+    int32_t dst_world; /* the receiving rank: any poller can route the packet */
+    int32_t src_proc;  /* the sending process, for replies */
+    int32_t source;    /* sender's rank in the communicator's (local) group */
+    int32_t tag;
+    uint32_t context;
+    uint64_t bytes;  /* the message's size */
+    uint64_t sreq;   /* RTS, FIN, CTS, FRAG: the sender's rendezvous record */
+    uint64_t rreq;   /* CTS, FRAG: the receiver's rendezvous record */
+    uint64_t offset; /* RTS: address of the packed data in the sender; FRAG: offset in the message */
+} packet_t;
+
+/* A rendezvous send waiting for its FIN (or CTS). */
+typedef struct {
+    mpcrt_request_t *req; /* completed at FIN; NULL when already completed (buffered sends) */
+    const char *data;     /* the packed bytes the receiver reads */
+    void *owned;          /* packing buffer to free, if the user's data was not contiguous */
+    uint64_t bytes;
+} rndv_send_t;
+
+/* A receive filled by fragments (CTS protocol). */
+typedef struct {
+    mpcrt_request_t *req;
+    int source, tag;
+    uint64_t sent, wanted, received;
+} rndv_recv_t;
+
+/* Packets a full queue refused, sent in order by the next progress (per destination process). */
+typedef struct pending {
+    struct pending *next;
+    int proc;
+    size_t header_bytes, payload_bytes;
+    char bytes[];
+} pending_t;
+
+typedef struct {
+    _Atomic int lock;
+    pending_t *head, *tail;
+} outbox_t;
+
+static outbox_t *outboxes;
+static _Atomic long pending_count;
+static int my_proc, ranks_per_proc;
+static size_t max_payload;
+
+/* ------------------------------------------------------------------ sending packets */
+
+static void out(int proc, const packet_t *pkt, const void *payload, size_t payload_bytes)
+{
+    outbox_t *box = &outboxes[proc];
+    mpcrt_spin_lock(&box->lock);
+    /* Behind packets already waiting, to keep the order of this process's packets to proc. */
+    if (!box->head && mpcrt_rails_send(proc, pkt, sizeof *pkt, payload, payload_bytes) == 0) {
+        mpcrt_spin_unlock(&box->lock);
+        return;
+    }
+    pending_t *p = malloc(sizeof *p + sizeof *pkt + payload_bytes);
+    if (!p) {
+        mpcrt_spin_unlock(&box->lock);
+        fprintf(stderr, "mpcrt: process %d: out of memory queueing a message for process %d\n", my_proc,
+                proc);
+        abort();
+    }
+    p->next = NULL;
+    p->proc = proc;
+    p->header_bytes = sizeof *pkt;
+    p->payload_bytes = payload_bytes;
+    memcpy(p->bytes, pkt, sizeof *pkt);
+    if (payload_bytes)
+        memcpy(p->bytes + sizeof *pkt, payload, payload_bytes);
+    if (box->tail)
+        box->tail->next = p;
+    else
+        box->head = p;
+    box->tail = p;
+    atomic_fetch_add_explicit(&pending_count, 1, memory_order_relaxed);
+    mpcrt_spin_unlock(&box->lock);
+}
+
+static int drain_outboxes(void)
+{
+    int sent = 0;
+    for (int proc = 0; proc < mpcrt_wireup_num_procs(); proc++) {
+        outbox_t *box = &outboxes[proc];
+        if (!box->head || atomic_exchange_explicit(&box->lock, 1, memory_order_acquire))
+            continue; /* empty, or someone else is at it */
+        while (box->head) {
+            pending_t *p = box->head;
+            if (mpcrt_rails_send(proc, p->bytes, p->header_bytes, p->bytes + p->header_bytes,
+                                 p->payload_bytes))
+                break;
+            box->head = p->next;
+            if (!box->head)
+                box->tail = NULL;
+            free(p);
+            sent++;
+            atomic_fetch_sub_explicit(&pending_count, 1, memory_order_relaxed);
+        }
+        mpcrt_spin_unlock(&box->lock);
+    }
+    return sent;
+}
+
+/* ------------------------------------------------------------------ sender side */
+
+int mpcrt_remote_proc_of(int world_rank)
+{
+    return world_rank / ranks_per_proc;
+}
+
+int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
+{
+    int proc = mpcrt_remote_proc_of(dst_world);
+    uint64_t bytes = (uint64_t)(send->count * send->datatype->size);
+    bool contig = mpcrt_datatype_is_contiguous(send->datatype);
+    const char *data = (const char *)send->buf + send->datatype->true_lb;
+    packet_t pkt = {.dst_world = dst_world,
+                    .src_proc = my_proc,
+                    .source = me,
+                    .tag = send->tag,
+                    .context = send->context,
+                    .bytes = bytes};
+    void *packed = NULL;
+    if (!contig && bytes) {
+        if (!(packed = malloc(bytes)))
+            return MPI_ERR_NO_MEM;
+        mpcrt_datatype_pack(send->datatype, send->buf, send->count, 0, (MPI_Count)bytes, packed);
+        data = packed;
+    }
+    if (send->mode != MPCRT_SEND_SYNC && bytes <= max_payload) {
+        pkt.kind = PKT_EAGER;
+        out(proc, &pkt, data, bytes);
+        free(packed);
+        mpcrt_request_complete(send);
+        return MPI_SUCCESS;
+    }
+    rndv_send_t *r = malloc(sizeof *r);
+    if (!r) {
+        free(packed);
+        return MPI_ERR_NO_MEM;
+    }
+    *r = (rndv_send_t){send, data, packed, bytes};
+    if (send->mode == MPCRT_SEND_BUFFERED) {
+        /* The buffer must be free when the call returns: the receiver reads a copy. */
+        if (!packed && bytes && !(r->owned = malloc(bytes))) {
+            free(r);
+            return MPI_ERR_NO_MEM;
+        }
+        if (!packed && bytes)
+            r->data = memcpy(r->owned, data, bytes);
+        r->req = NULL;
+    }
+    pkt.kind = PKT_RTS;
+    pkt.sreq = (uint64_t)(uintptr_t)r;
+    pkt.offset = (uint64_t)(uintptr_t)r->data;
+    out(proc, &pkt, NULL, 0);
+    if (send->mode == MPCRT_SEND_BUFFERED)
+        mpcrt_request_complete(send);
+    return MPI_SUCCESS;
+}
+
+static void finish_rndv_send(rndv_send_t *r)
+{
+    if (r->req)
+        mpcrt_request_complete(r->req);
+    free(r->owned);
+    free(r);
+}
+
+/* CTS: the receiver cannot read our memory; push the bytes it wants in packets. */
+static void push_fragments(const packet_t *cts)
+{
+    rndv_send_t *r = (rndv_send_t *)(uintptr_t)cts->sreq;
+    packet_t frag = {.kind = PKT_FRAG, .dst_world = cts->dst_world, .src_proc = my_proc, .rreq = cts->rreq};
+    for (uint64_t off = 0; off < cts->bytes; off += max_payload) {
+        uint64_t n = cts->bytes - off < max_payload ? cts->bytes - off : max_payload;
+        frag.offset = off;
+        frag.bytes = n;
+        out(cts->src_proc, &frag, r->data + off, n);
+    }
+    finish_rndv_send(r);
+}
+
+/* ------------------------------------------------------------------ receiver side */
+
+/* A matched RTS: read the data with one copy and answer FIN, or ask for fragments. */
+void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
+{
+    MPI_Count capacity = recv->count * recv->datatype->size;
+    uint64_t n = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
+    packet_t reply = {.dst_world = -1, .src_proc = my_proc, .sreq = rts->sreq};
+    if (n > 0) {
+        bool contig = mpcrt_datatype_is_contiguous(recv->datatype);
+        void *temp = contig ? NULL : malloc(n);
+        struct iovec iov = {contig ? (char *)recv->buf + recv->datatype->true_lb : temp, n};
+        int rc = iov.iov_base ? mpcrt_rails_get(rts->proc, &iov, 1, rts->addr, n) : -ENOMEM;
+        if (rc == 0 && temp)
+            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, (MPI_Count)n, temp);
+        free(temp);
+        if (rc != 0) {
+            /* The kernel or the rail refused (or no memory for unpacking): fragments instead. */
+            rndv_recv_t *f = malloc(sizeof *f);
+            if (!f) {
+                fprintf(stderr, "mpcrt: out of memory receiving a message from process %d\n", rts->proc);
+                abort();
+            }
+            *f = (rndv_recv_t){recv, rts->source, rts->tag, rts->bytes, n, 0};
+            reply.kind = PKT_CTS;
+            reply.rreq = (uint64_t)(uintptr_t)f;
+            reply.bytes = n;
+            out(rts->proc, &reply, NULL, 0);
+            return;
+        }
+    }
+    reply.kind = PKT_FIN;
+    out(rts->proc, &reply, NULL, 0);
+    mpcrt_pt2pt_finish_recv(recv, rts->source, rts->tag, (MPI_Count)rts->bytes, (MPI_Count)n);
+}
+
+static void take_fragment(const packet_t *frag, const char *data)
+{
+    rndv_recv_t *f = (rndv_recv_t *)(uintptr_t)frag->rreq;
+    mpcrt_request_t *recv = f->req;
+    mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, (MPI_Count)frag->offset,
+                          (MPI_Count)frag->bytes, data);
+    f->received += frag->bytes;
+    if (f->received == f->wanted) {
+        mpcrt_pt2pt_finish_recv(recv, f->source, f->tag, (MPI_Count)f->sent, (MPI_Count)f->wanted);
+        free(f);
+    }
+}
+
+static void deliver(const void *packet, size_t bytes)
+{
+    packet_t pkt;
+    memcpy(&pkt, packet, sizeof pkt); /* cells keep no alignment promise for the header's fields */
+    const char *payload = (const char *)packet + sizeof pkt;
+    (void)bytes;
+    switch (pkt.kind) {
+    case PKT_EAGER:
+    case PKT_RTS: {
+        mpcrt_mpi_rank_t *dest = mpcrt_mpi_rank_state(pkt.dst_world);
+        if (!dest || !dest->match) {
+            fprintf(stderr, "mpcrt: process %d got a message for rank %d, which it does not host\n", my_proc,
+                    pkt.dst_world);
+            return;
+        }
+        mpcrt_remote_rts_t in = {.proc = pkt.src_proc,
+                                 .source = pkt.source,
+                                 .tag = pkt.tag,
+                                 .context = pkt.context,
+                                 .bytes = pkt.bytes,
+                                 .sreq = pkt.sreq,
+                                 .addr = pkt.offset,
+                                 .eager_data = pkt.kind == PKT_EAGER ? payload : NULL};
+        mpcrt_match_remote_arrival(dest->match, &in);
+        break;
+    }
+    case PKT_FIN:
+        finish_rndv_send((rndv_send_t *)(uintptr_t)pkt.sreq);
+        break;
+    case PKT_CTS:
+        push_fragments(&pkt);
+        break;
+    case PKT_FRAG:
+        take_fragment(&pkt, payload);
+        break;
+    default:
+        fprintf(stderr, "mpcrt: process %d got a packet of unknown kind %d\n", my_proc, pkt.kind);
+    }
+}
+
+/* The progress hook: whichever ULT waits, or an idle VP, polls the rails and flushes refused packets. */
+static int progress(void *arg)
+{
+    (void)arg;
+    int events = mpcrt_rails_poll(deliver);
+    if (atomic_load_explicit(&pending_count, memory_order_relaxed))
+        events += drain_outboxes();
+    return events;
+}
+
+bool mpcrt_remote_ready(void)
+{
+    return mpcrt_rails_ready();
+}
+
+int mpcrt_remote_init(void)
+{
+    my_proc = mpcrt_wireup_proc();
+    ranks_per_proc = mpcrt_job_local_ranks();
+    outboxes = calloc((size_t)mpcrt_wireup_num_procs(), sizeof *outboxes);
+    if (!outboxes)
+        return -ENOMEM;
+    int rc = mpcrt_rails_init();
+    if (rc)
+        return rc;
+    max_payload = mpcrt_rails_max_packet() - sizeof(packet_t);
+    return mpcrt_sched_add_progress_hook(progress, NULL);
+}

@@ -1,0 +1,123 @@
+/* The rails of this process: opens those MPCRT_RAILS names, exchanges their business cards through the
+ * wire-up (one PMIx key per rail), and gives each peer process the first rail that reaches it. */
+#include "rail.h"
+#include "../../threads/config.h"
+#include "../wireup/wireup.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct mpcrt_rail_ops *const known[] = {&mpcrt_rail_shm};
+enum { NKNOWN = sizeof known / sizeof known[0], CARD_BYTES = 512 };
+
+static const struct mpcrt_rail_ops *opened[NKNOWN];
+static int nopened;
+static const struct mpcrt_rail_ops **route; /* by process; NULL for this process */
+static size_t max_packet;
+static bool ready;
+
+static const struct mpcrt_rail_ops *find(const char *name, size_t len)
+{
+    for (int i = 0; i < NKNOWN; i++)
+        if (strlen(known[i]->name) == len && strncmp(known[i]->name, name, len) == 0)
+            return known[i];
+    return NULL;
+}
+
+int mpcrt_rails_init(void)
+{
+    int nprocs = mpcrt_wireup_num_procs(), me = mpcrt_wireup_proc();
+    const char *list = mpcrt_config_str(MPCRT_CFG_RAILS);
+    route = calloc((size_t)nprocs, sizeof *route);
+    if (!route)
+        return -ENOMEM;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        const struct mpcrt_rail_ops *rail = find(p, len);
+        if (!rail) {
+            fprintf(stderr, "mpcrt: MPCRT_RAILS names an unknown rail '%.*s' (known: shm)\n", (int)len, p);
+            return -EINVAL;
+        }
+        char card[CARD_BYTES], key[64];
+        int rc = rail->open(me, nprocs, card, sizeof card);
+        if (rc) {
+            fprintf(stderr, "mpcrt: process %d cannot open the %s rail (%s)\n", me, rail->name,
+                    strerror(-rc));
+            return rc;
+        }
+        snprintf(key, sizeof key, "mpcrt.rail.%s", rail->name);
+        if (mpcrt_wireup_put(key, card) != 0)
+            return -EIO;
+        opened[nopened++] = rail;
+        p += len + (p[len] == ',');
+    }
+    if (mpcrt_wireup_fence() != 0)
+        return -EIO;
+    for (int peer = 0; peer < nprocs; peer++) {
+        for (int i = 0; peer != me && !route[peer] && i < nopened; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "mpcrt.rail.%s", opened[i]->name);
+            char *card = mpcrt_wireup_get(peer, key);
+            if (card && opened[i]->connect(peer, card) == 0)
+                route[peer] = opened[i];
+            free(card);
+        }
+        if (peer != me && !route[peer]) {
+            fprintf(stderr, "mpcrt: process %d cannot reach process %d through any rail of MPCRT_RAILS=%s\n",
+                    me, peer, list);
+            return -EHOSTUNREACH;
+        }
+    }
+    /* Every process connected to every other before this fence ends: names and ports may go. */
+    if (mpcrt_wireup_fence() != 0)
+        return -EIO;
+    max_packet = SIZE_MAX;
+    for (int i = 0; i < nopened; i++) {
+        if (opened[i]->connected)
+            opened[i]->connected();
+        if (opened[i]->max_packet() < max_packet)
+            max_packet = opened[i]->max_packet();
+    }
+    ready = true;
+    return 0;
+}
+
+bool mpcrt_rails_ready(void)
+{
+    return ready;
+}
+
+size_t mpcrt_rails_max_packet(void)
+{
+    return max_packet;
+}
+
+int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const void *payload,
+                     size_t payload_bytes)
+{
+    return route[proc]->send(proc, header, header_bytes, payload, payload_bytes);
+}
+
+int mpcrt_rails_poll(mpcrt_rail_deliver_fn deliver)
+{
+    int handled = 0;
+    for (int i = 0; i < nopened; i++)
+        handled += opened[i]->poll(deliver);
+    return handled;
+}
+
+int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes)
+{
+    const struct mpcrt_rail_ops *rail = route[proc];
+    return rail->get ? rail->get(proc, local, niov, remote_addr, bytes) : -ENOSYS;
+}
+
+void mpcrt_rails_close(void)
+{
+    for (int i = 0; i < nopened; i++)
+        opened[i]->close();
+    nopened = 0;
+    ready = false;
+}

@@ -1,0 +1,292 @@
+/* The shm rail: processes of one node. Each process owns one receive queue in a shared-memory segment, a
+ * bounded multi-producer queue of fixed-size cells (Vyukov's sequence-numbered ring: producers claim a cell
+ * with one CAS, the single consumer needs no atomic read-modify-write). Segments are created 0600, mapped by
+ * every local peer during start-up and unlinked as soon as all have them, so nothing outlives the job even
+ * when it is killed. Rendezvous data moves by process_vm_readv (CMA): one copy, by the receiver. */
+#define _GNU_SOURCE
+#include "../rail.h"
+#include "../../../threads/config.h"
+#include "../../wireup/wireup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define CACHE_LINE 64
+#define SEG_MAGIC 0x6d7063727473686dULL /* "mpcrtshm" */
+
+typedef struct {
+    _Atomic uint64_t seq; /* == position: free for the producer of that position; position + 1: full */
+    uint32_t bytes;
+    uint32_t unused;
+    char data[];
+} cell_t;
+
+typedef struct {
+    uint64_t magic;
+    uint32_t ncells, cell_size;
+    _Alignas(CACHE_LINE) _Atomic uint64_t tail; /* next position producers claim */
+    _Alignas(CACHE_LINE) _Atomic uint64_t head; /* next position the consumer reads (consumer only) */
+    _Alignas(CACHE_LINE) char cells[];
+} segment_t;
+
+typedef struct {
+    segment_t *seg; /* NULL: not reachable through this rail */
+    size_t map_bytes;
+    pid_t pid;
+} peer_t;
+
+static segment_t *mine;
+static size_t mine_bytes;
+static char mine_name[256];
+static peer_t *peers;
+static int num_peers;
+static char my_host[256];
+static _Atomic int poll_lock;
+static bool cma_enabled;
+
+static cell_t *cell_at(segment_t *seg, uint64_t pos)
+{
+    return (cell_t *)(seg->cells + (size_t)(pos % seg->ncells) * seg->cell_size);
+}
+
+/* Two processes share memory when they run on the same host under the same kernel boot. */
+static void host_identity(char *out, size_t size)
+{
+    char host[128] = "", boot[64] = "";
+    gethostname(host, sizeof host - 1);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(boot, sizeof boot, f))
+            boot[0] = '\0';
+        fclose(f);
+    }
+    boot[strcspn(boot, "\n")] = '\0';
+    snprintf(out, size, "%s/%s", host, boot);
+}
+
+/* POSIX shm names allow no '/': keep the namespace readable, replace anything unusual. */
+static void segment_name(char *out, size_t size, const char *nspace, int proc)
+{
+    int n = snprintf(out, size, "/mpcrt.");
+    for (const char *c = nspace; *c && (size_t)n < size - 24; c++)
+        out[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                           *c == '.' || *c == '-' || *c == '_'
+                       ? *c
+                       : '_';
+    snprintf(out + n, size - (size_t)n, ".%d", proc);
+}
+
+static int shm_open_rail(int my_proc, int num_procs, char *card, size_t card_size)
+{
+    long ncells = mpcrt_config_int(MPCRT_CFG_SHM_CELLS);
+    long cell_size = mpcrt_config_int(MPCRT_CFG_SHM_CELL_SIZE);
+    if (ncells < 4)
+        ncells = 4;
+    if (cell_size < 256)
+        cell_size = 256;
+    cell_size = (cell_size + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    cma_enabled = mpcrt_config_int(MPCRT_CFG_SHM_CMA) != 0;
+    host_identity(my_host, sizeof my_host);
+    segment_name(mine_name, sizeof mine_name, mpcrt_wireup_nspace(), my_proc);
+    mine_bytes = sizeof(segment_t) + (size_t)ncells * (size_t)cell_size;
+    /* 0600 and O_EXCL: only this user's processes can map it, and a stale object is never reused. */
+    int fd = shm_open(mine_name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -errno;
+    if (ftruncate(fd, (off_t)mine_bytes) != 0) {
+        int err = errno;
+        close(fd);
+        shm_unlink(mine_name);
+        return -err;
+    }
+    mine = mmap(NULL, mine_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (mine == MAP_FAILED) {
+        mine = NULL;
+        shm_unlink(mine_name);
+        return -ENOMEM;
+    }
+    mine->ncells = (uint32_t)ncells;
+    mine->cell_size = (uint32_t)cell_size;
+    for (uint64_t i = 0; i < (uint64_t)ncells; i++)
+        atomic_store_explicit(&cell_at(mine, i)->seq, i, memory_order_relaxed);
+    /* release: a peer that sees the magic (after the fence) sees the initialized cells. */
+    atomic_thread_fence(memory_order_release);
+    mine->magic = SEG_MAGIC;
+    peers = calloc((size_t)num_procs, sizeof *peers);
+    if (!peers)
+        return -ENOMEM;
+    num_peers = num_procs;
+    snprintf(card, card_size, "%s;%s;%d", my_host, mine_name, (int)getpid());
+    return 0;
+}
+
+static int shm_connect(int proc, const char *card)
+{
+    char host[256], name[256];
+    int pid;
+    const char *a = strchr(card, ';'), *b = a ? strchr(a + 1, ';') : NULL;
+    if (!a || !b || (size_t)(a - card) >= sizeof host || (size_t)(b - a - 1) >= sizeof name)
+        return -EINVAL;
+    memcpy(host, card, (size_t)(a - card));
+    host[a - card] = '\0';
+    memcpy(name, a + 1, (size_t)(b - a - 1));
+    name[b - a - 1] = '\0';
+    pid = atoi(b + 1);
+    if (strcmp(host, my_host) != 0)
+        return -EHOSTUNREACH;
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (size_t)st.st_size < sizeof(segment_t)) {
+        close(fd);
+        return -EACCES; /* not made by this user's job: never trust its contents */
+    }
+    segment_t *seg = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (seg == MAP_FAILED)
+        return -ENOMEM;
+    if (seg->magic != SEG_MAGIC ||
+        sizeof(segment_t) + (size_t)seg->ncells * seg->cell_size > (size_t)st.st_size) {
+        munmap(seg, (size_t)st.st_size);
+        return -EINVAL;
+    }
+    peers[proc] = (peer_t){seg, (size_t)st.st_size, pid};
+    return 0;
+}
+
+static void shm_connected(void)
+{
+    /* Every peer mapped it (they all passed the fence after connecting): the name has served. */
+    if (mine_name[0])
+        shm_unlink(mine_name);
+    mine_name[0] = '\0';
+}
+
+static int shm_send(int proc, const void *header, size_t header_bytes, const void *payload,
+                    size_t payload_bytes)
+{
+    segment_t *seg = peers[proc].seg;
+    size_t room = seg->cell_size - sizeof(cell_t);
+    if (header_bytes + payload_bytes > room)
+        return -EMSGSIZE;
+    uint64_t pos = atomic_load_explicit(&seg->tail, memory_order_relaxed);
+    cell_t *cell;
+    for (;;) {
+        cell = cell_at(seg, pos);
+        /* acquire: the consumer's reads of this cell's previous contents are over before we write. */
+        uint64_t seq = atomic_load_explicit(&cell->seq, memory_order_acquire);
+        int64_t diff = (int64_t)(seq - pos);
+        if (diff == 0) {
+            /* relaxed: the cell itself is handed over by its seq, not by tail. */
+            if (atomic_compare_exchange_weak_explicit(&seg->tail, &pos, pos + 1, memory_order_relaxed,
+                                                      memory_order_relaxed))
+                break;
+        } else if (diff < 0) {
+            return -EAGAIN; /* full: the cell still holds a packet from one lap ago */
+        } else {
+            pos = atomic_load_explicit(&seg->tail, memory_order_relaxed);
+        }
+    }
+    memcpy(cell->data, header, header_bytes);
+    if (payload_bytes)
+        memcpy(cell->data + header_bytes, payload, payload_bytes);
+    cell->bytes = (uint32_t)(header_bytes + payload_bytes);
+    /* release: the consumer that sees seq == pos + 1 sees the packet. */
+    atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
+    return 0;
+}
+
+static int shm_poll(mpcrt_rail_deliver_fn deliver)
+{
+    if (!mine)
+        return 0;
+    /* Cheap look before the lock: most polls find nothing. */
+    uint64_t pos = atomic_load_explicit(&mine->head, memory_order_relaxed);
+    if (atomic_load_explicit(&cell_at(mine, pos)->seq, memory_order_relaxed) != pos + 1)
+        return 0;
+    /* One poller at a time (try-lock): packets are handled in arrival order, which keeps MPI's
+     * non-overtaking order; other threads go on with other work. */
+    if (atomic_exchange_explicit(&poll_lock, 1, memory_order_acquire))
+        return 0;
+    int handled = 0;
+    for (;;) {
+        pos = atomic_load_explicit(&mine->head, memory_order_relaxed);
+        cell_t *cell = cell_at(mine, pos);
+        /* acquire: pairs with the producer's release of the filled cell. */
+        if (atomic_load_explicit(&cell->seq, memory_order_acquire) != pos + 1)
+            break;
+        deliver(cell->data, cell->bytes);
+        atomic_store_explicit(&mine->head, pos + 1, memory_order_relaxed);
+        /* release: our reads of the cell are done before a producer of the next lap writes it. */
+        atomic_store_explicit(&cell->seq, pos + mine->ncells, memory_order_release);
+        handled++;
+    }
+    atomic_store_explicit(&poll_lock, 0, memory_order_release);
+    return handled;
+}
+
+static int shm_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes)
+{
+    if (!cma_enabled)
+        return -ENOSYS;
+    size_t done = 0;
+    int first = 0;
+    struct iovec iov[64];
+    /* process_vm_readv may stop short (at most IOV_MAX vectors, or a partial read): go on where it did. */
+    while (done < bytes) {
+        size_t skip = done, n = 0;
+        int i = 0;
+        for (first = 0; first < niov && skip >= local[first].iov_len; first++)
+            skip -= local[first].iov_len;
+        for (i = first; i < niov && n < 64; i++, n++) {
+            iov[n].iov_base = (char *)local[i].iov_base + (i == first ? skip : 0);
+            iov[n].iov_len = local[i].iov_len - (i == first ? skip : 0);
+        }
+        struct iovec remote = {(void *)(uintptr_t)(remote_addr + done), bytes - done};
+        ssize_t got = process_vm_readv(peers[proc].pid, iov, (unsigned long)n, &remote, 1, 0);
+        if (got <= 0)
+            return got < 0 ? -errno : -EIO;
+        done += (size_t)got;
+    }
+    return 0;
+}
+
+static size_t shm_max_packet(void)
+{
+    return mine ? mine->cell_size - sizeof(cell_t) : 0;
+}
+
+static void shm_close(void)
+{
+    shm_connected();
+    for (int p = 0; peers && p < num_peers; p++)
+        if (peers[p].seg)
+            munmap(peers[p].seg, peers[p].map_bytes);
+    free(peers);
+    peers = NULL;
+    if (mine)
+        munmap(mine, mine_bytes);
+    mine = NULL;
+}
+
+const struct mpcrt_rail_ops mpcrt_rail_shm = {
+    .name = "shm",
+    .open = shm_open_rail,
+    .connect = shm_connect,
+    .connected = shm_connected,
+    .send = shm_send,
+    .poll = shm_poll,
+    .get = shm_get,
+    .close = shm_close,
+    .max_packet = shm_max_packet,
+};

@@ -1,0 +1,120 @@
+#!/bin/sh
+# Integration tests of multi-process jobs: mpcrun -p P and --mode=process, ranks of several processes
+# talking through the shm rail, output tagging, and the failure paths (MPI_Abort, exit before MPI_Finalize,
+# SIGKILL from inside and from outside): the job ends, the failed rank's code is mpcrun's, and neither a
+# process nor a /dev/shm object of the job is left.
+# Usage: procs.sh CASE BUILD_DIR   (one CTest test per CASE)
+set -u
+case_name=$1
+build=$2
+bin=$build/bin
+progs=$build/tests/integration
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+fail() {
+    echo "FAIL [$case_name]: $*"
+    for f in "$out"/stdout "$out"/stderr; do
+        [ -s "$f" ] && { echo "--- $(basename "$f"):"; head -n 20 "$f"; }
+    done
+    exit 1
+}
+
+# run EXPECTED_STATUS command...: runs it (a hang is ended by timeout), checks its exit status.
+run() {
+    expected=$1
+    shift
+    timeout -s KILL 120 "$@" >"$out/stdout" 2>"$out/stderr"
+    status=$?
+    [ "$status" -eq "$expected" ] || fail "'$*' exited $status, expected $expected"
+}
+
+oks() { grep -c ': ok$' "$out/stdout"; }
+
+# no_leftovers PROGRAM MPCRUN_PID: no process runs PROGRAM, no shared-memory object of that job remains.
+no_leftovers() {
+    sleep 0.2 # SIGKILLed processes may still be zombies of init for a moment
+    if pgrep -f "$1" >/dev/null 2>&1; then
+        fail "processes of $1 are still running"
+    fi
+    ls /dev/shm 2>/dev/null | grep -q "^mpcrt\.mpcrun-$2-" && fail "shared-memory objects of the job were left"
+    true
+}
+
+# fails HOW EXPECTED_STATUS MESSAGE: rank 1 of 3 processes fails as HOW; the job must end with the status.
+fails() {
+    prog=$out/procs_fail_$1 # a copy per case: concurrent cases must not see each other's processes
+    cp "$progs/procs_fail" "$prog"
+    timeout -s KILL 60 "$bin/mpcrun" -n 3 --mode=process "$prog" "$1" >"$out/stdout" 2>"$out/stderr" &
+    pid=$!
+    if [ "$1" = wait ]; then
+        for _ in $(seq 200); do grep -q '^pid ' "$out/stdout" && break; sleep 0.05; done
+        victim=$(sed -n 's/^pid //p' "$out/stdout")
+        [ -n "$victim" ] || fail "rank 1 never reported its pid"
+        kill -9 "$victim"
+    fi
+    wait $pid
+    status=$?
+    [ "$status" -eq "$2" ] || fail "rank 1 failing by '$1' ended the job with $status, expected $2"
+    grep -q "$3" "$out/stderr" || fail "mpcrun did not report '$3'"
+    no_leftovers "$prog" $pid
+}
+
+case "$case_name" in
+procs_check)
+    for args in "-n 4 -p 4" "-n 8 -p 2" "-n 6 -p 3" "-n 3 --mode=process"; do
+        # shellcheck disable=SC2086
+        run 0 "$bin/mpcrun" $args "$progs/procs_check"
+        n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
+        [ "$(oks)" -eq "$n" ] || fail "'mpcrun $args': every one of $n ranks must pass its checks"
+    done
+    ;;
+procs_fragments)
+    # Without process_vm_readv, rendezvous data goes through the cells in fragments.
+    MPCRT_SHM_CMA=0 run 0 "$bin/mpcrun" -n 4 -p 2 "$progs/procs_check"
+    [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with fragments"
+    ;;
+procs_pt2pt)
+    for args in "-n 5 --mode=process" "-n 6 -p 2"; do
+        # shellcheck disable=SC2086
+        run 0 "$bin/mpcrun" $args "$progs/pt2pt_semantics"
+        n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
+        [ "$(grep -c ' checks ok$' "$out/stdout")" -eq "$n" ] || fail "'mpcrun $args': every rank must pass"
+    done
+    ;;
+procs_plain)
+    # A program linked without mpcc's entry point runs one rank per process.
+    run 0 "$bin/mpcrun" -n 3 --mode=process "$progs/rank_semantics_plain" pristine
+    [ "$(grep -c '^rank [012] of 3: ok$' "$out/stdout")" -eq 3 ] || fail "every process must be its own rank"
+    ;;
+procs_tag_output)
+    run 0 "$bin/mpcrun" -n 3 --mode=process --tag-output "$progs/procs_check"
+    for r in 0 1 2; do
+        grep -q "^\[$r\] rank $r of 3: ok$" "$out/stdout" || fail "rank $r's line is not tagged [$r]"
+    done
+    run 0 "$bin/mpcrun" -n 4 -p 2 --tag-output "$progs/procs_check"
+    grep -q '^\[2-3\] rank 3 of 4: ok$' "$out/stdout" || fail "process 1's lines must be tagged [2-3]"
+    ;;
+procs_exit_status)
+    run 3 "$bin/mpcrun" -n 4 --mode=process "$progs/exit_status"
+    ;;
+procs_abort)
+    fails abort 7 'rank 1 called MPI_Abort with error code 7'
+    ;;
+procs_exit_early)
+    fails exit 3 'rank 1 (pid [0-9]*) exited with code 3 before MPI_Finalize'
+    ;;
+procs_killed)
+    fails kill 137 'rank 1 (pid [0-9]*) was killed by signal 9 (SIGKILL)'
+    fails wait 137 'rank 1 (pid [0-9]*) was killed by signal 9 (SIGKILL)'
+    ;;
+procs_timeout)
+    MPIEXEC_TIMEOUT=2 run 124 "$bin/mpcrun" -n 2 --mode=process "$progs/hang"
+    grep -q 'timed out after 2 s' "$out/stderr" || fail "no timeout message"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "PASS [$case_name]"
