@@ -74,6 +74,11 @@ procs_fragments)
     MPCRT_SHM_CMA=0 run 0 "$bin/mpcrun" -n 4 -p 2 "$progs/procs_check"
     [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with fragments"
     ;;
+procs_small_queue)
+    # Four cells per queue: senders keep refused packets and send them as cells free up, in order.
+    MPCRT_SHM_CELLS=4 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"
+    [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with tiny queues"
+    ;;
 procs_pt2pt)
     for args in "-n 5 --mode=process" "-n 6 -p 2"; do
         # shellcheck disable=SC2086

@@ -161,8 +161,10 @@ int PMPI_Finalize(void)
     fflush(stdout);
     /* The last rank of the process leaves the job: the launcher then knows it ended cleanly. After the
      * barrier no peer sends to this process any more. */
-    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == nranks - 1)
+    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == nranks - 1) {
+        mpcrt_remote_flush();
         mpcrt_wireup_finalize();
+    }
     return rc;
 }
 MPCRT_PMPI_ALIAS(Finalize)

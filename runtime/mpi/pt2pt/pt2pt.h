@@ -151,6 +151,8 @@ typedef struct {
 /* Opens the rails and registers the progress hook; collective over the job's processes. */
 int mpcrt_remote_init(void);
 bool mpcrt_remote_ready(void);
+/* Waits until every packet this process queued has been handed to its rail (before the process leaves). */
+void mpcrt_remote_flush(void);
 /* The process hosting a world rank. */
 int mpcrt_remote_proc_of(int world_rank);
 /* Starts a send to world rank dst_world of another process; `me` is the sender's rank in its group. */

@@ -299,6 +299,20 @@ static int progress(void *arg)
     return events;
 }
 
+static bool outboxes_empty(void *arg)
+{
+    (void)arg;
+    return atomic_load_explicit(&pending_count, memory_order_relaxed) == 0;
+}
+
+void mpcrt_remote_flush(void)
+{
+    /* Packets a full queue refused are only in this process: they must reach their peers before it exits
+     * (an eager send completed long ago; the last round of the final barrier). */
+    if (outboxes)
+        mpcrt_wait_until(outboxes_empty, NULL);
+}
+
 bool mpcrt_remote_ready(void)
 {
     return mpcrt_rails_ready();
