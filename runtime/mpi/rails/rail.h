@@ -35,6 +35,7 @@ struct mpcrt_rail_ops {
 };
 
 extern const struct mpcrt_rail_ops mpcrt_rail_shm;
+extern const struct mpcrt_rail_ops mpcrt_rail_tcp;
 
 /* ------------------------------------------------------------------ the rails of this process (rails.c) */
 

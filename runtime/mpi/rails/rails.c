@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct mpcrt_rail_ops *const known[] = {&mpcrt_rail_shm};
+static const struct mpcrt_rail_ops *const known[] = {&mpcrt_rail_shm, &mpcrt_rail_tcp};
 enum { NKNOWN = sizeof known / sizeof known[0], CARD_BYTES = 512 };
 
 static const struct mpcrt_rail_ops *opened[NKNOWN];
@@ -37,7 +37,7 @@ int mpcrt_rails_init(void)
         size_t len = strcspn(p, ",");
         const struct mpcrt_rail_ops *rail = find(p, len);
         if (!rail) {
-            fprintf(stderr, "mpcrt: MPCRT_RAILS names an unknown rail '%.*s' (known: shm)\n", (int)len, p);
+            fprintf(stderr, "mpcrt: MPCRT_RAILS names an unknown rail '%.*s' (known: shm, tcp)\n", (int)len, p);
             return -EINVAL;
         }
         char card[CARD_BYTES], key[64];
