@@ -153,6 +153,10 @@ static bool job_finished(void *arg)
     return atomic_load_explicit(&job->running, memory_order_acquire) == 0;
 }
 
+/* What the running job allocated, reachable from globals: a rank that calls exit() ends the process from a
+ * ULT stack, where leak checkers no longer see mpcrt_main's frame. */
+static void *volatile running_allocations[3]; /* volatile: stores nobody reads must stay */
+
 int mpcrt_main(int argc, char **argv, char **envp, mpcrt_main_fn main_fn)
 {
     int rc = mpcrt_sched_init_here();
@@ -168,6 +172,9 @@ int mpcrt_main(int argc, char **argv, char **envp, mpcrt_main_fn main_fn)
     job.status = calloc((size_t)nranks, sizeof *job.status);
     job.argvs = calloc((size_t)nranks, sizeof *job.argvs);
     rank_start_t *starts = calloc((size_t)nranks, sizeof *starts);
+    running_allocations[0] = job.status;
+    running_allocations[1] = job.argvs;
+    running_allocations[2] = starts;
     if (!job.status || !job.argvs || !starts) {
         fprintf(stderr, "mpcrt: out of memory starting %d ranks\n", nranks);
         return 1;
