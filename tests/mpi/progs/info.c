@@ -89,11 +89,25 @@ static void basics(void)
     CHECK_CLASS(MPI_Info_get(info, "zeta", -1, value, &flag), MPI_ERR_ARG);
     CHECK_CLASS(MPI_Info_set(MPI_INFO_NULL, "a", "b"), MPI_ERR_INFO);
     CHECK_CLASS(MPI_Info_get_nkeys((MPI_Info)0x1c00ffff, &nkeys), MPI_ERR_INFO);
-    MPI_Info freed = info;
     CHECK_OK(MPI_Info_free(&info));
     CHECK(info == MPI_INFO_NULL);
-    CHECK_CLASS(MPI_Info_get_nkeys(freed, &nkeys), MPI_ERR_INFO);
     CHECK_CLASS(MPI_Info_free(&info), MPI_ERR_INFO);
+}
+
+/* A freed handle is invalid until it is reused. Handles are shared by the ranks of a process, so another
+ * rank creating an object could take it at once: one rank checks while the others wait. */
+static void freed_handle(int rank)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Info info, freed;
+        int nkeys;
+        CHECK_OK(MPI_Info_create(&info));
+        freed = info;
+        CHECK_OK(MPI_Info_free(&info));
+        CHECK_CLASS(MPI_Info_get_nkeys(freed, &nkeys), MPI_ERR_INFO);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 static void environment(int size, const char *argv0)
@@ -196,6 +210,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(early == MPI_INFO_NULL);
     basics();
+    freed_handle(rank);
     environment(size, argv[0]);
     hints(rank);
     MPI_Finalize();
