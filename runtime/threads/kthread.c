@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-__thread int mpcrt_kthread_rank __attribute__((tls_model("initial-exec"))) = -1;
 extern __thread intptr_t __mpc_priv_delta, __mpc_ult_delta;
 
 /* One per thread created by a rank; kept until it is joined (or forever if detached: a few bytes). */
@@ -39,7 +38,7 @@ static void mark_finished(void *arg)
 static void *start_with_identity(void *arg)
 {
     start_t *start = arg;
-    mpcrt_kthread_rank = start->rank;
+    mpcrt_tls_rank = start->rank;
     __mpc_priv_delta = start->task_delta;
     __mpc_ult_delta = start->ult_delta;
     void *result;

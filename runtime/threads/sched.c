@@ -17,6 +17,7 @@
 
 mpcrt_sched_t mpcrt_sched;
 __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
+__thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec"))) = -1;
 
 /* The privatization slots of DESIGN.md §5, read by code compiled with -fmpc-privatize. */
 __attribute__((visibility("default"))) __thread intptr_t __mpc_priv_delta __attribute__((tls_model("initial-exec")));
@@ -44,31 +45,72 @@ void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp)
         } else if (state == ULT_BLOCKED || state == ULT_NEW) {
             mpcrt_sched_make_ready(vp, u);
         } else if (state == ULT_PARKED) {
-            vp->sweep_requested = true;
+            mpcrt_sched_poke(vp, u);
         }
+        u = next;
+    }
+}
+
+void mpcrt_sched_park(mpcrt_vp_t *vp, mpcrt_ult_t *self)
+{
+    self->poll_prev = NULL;
+    self->poll_next = vp->polls;
+    if (vp->polls)
+        vp->polls->poll_prev = self;
+    vp->polls = self;
+    vp->npolls++;
+}
+
+static void unpark(mpcrt_vp_t *vp, mpcrt_ult_t *u)
+{
+    if (u->poll_prev)
+        u->poll_prev->poll_next = u->poll_next;
+    else
+        vp->polls = u->poll_next;
+    if (u->poll_next)
+        u->poll_next->poll_prev = u->poll_prev;
+    vp->npolls--;
+    mpcrt_sched_make_ready(vp, u);
+}
+
+void mpcrt_sched_poke(mpcrt_vp_t *vp, mpcrt_ult_t *u)
+{
+    if (u->poked)
+        return;
+    u->poked = true;
+    u->poke_next = vp->poked;
+    vp->poked = u;
+}
+
+/* The poked ULTs whose predicates now hold become ready. Emptied before any sweep, so that no ULT made
+ * ready (and maybe finished) by a sweep stays on the list. */
+static void take_poked(mpcrt_vp_t *vp)
+{
+    mpcrt_ult_t *u = vp->poked;
+    vp->poked = NULL;
+    while (u) {
+        mpcrt_ult_t *next = u->poke_next;
+        u->poked = false;
+        if (atomic_load_explicit(&u->state, memory_order_relaxed) == ULT_PARKED && u->park_pred(u->park_arg))
+            unpark(vp, u);
         u = next;
     }
 }
 
 bool mpcrt_sched_sweep(mpcrt_vp_t *vp)
 {
+    take_poked(vp);
     vp->picks_since_sweep = 0;
-    vp->sweep_requested = false;
     if (!vp->polls)
         return false;
     vp->stats.sweeps++;
     mpcrt_sched_progress();
     bool any = false;
-    mpcrt_ult_t **link = &vp->polls;
-    while (*link) {
-        mpcrt_ult_t *u = *link;
+    for (mpcrt_ult_t *u = vp->polls, *next; u; u = next) {
+        next = u->poll_next;
         if (u->park_pred(u->park_arg)) {
-            *link = u->poll_next;
-            vp->npolls--;
-            mpcrt_sched_make_ready(vp, u);
+            unpark(vp, u);
             any = true;
-        } else {
-            link = &u->poll_next;
         }
     }
     return any;
@@ -78,10 +120,13 @@ bool mpcrt_sched_sweep(mpcrt_vp_t *vp)
  * ULT was poked, so 10^5 parked ULTs do not make every switch O(10^5). */
 static mpcrt_ult_t *pick_next(mpcrt_vp_t *vp)
 {
-    mpcrt_sched_drain_inbox(vp);
+    if (atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+        mpcrt_sched_drain_inbox(vp);
+    if (vp->poked)
+        take_poked(vp);
     if (vp->polls) {
         unsigned period = vp->npolls > 64 ? (unsigned)vp->npolls : 64;
-        if (vp->sweep_requested || vp->rq.count == 0 || ++vp->picks_since_sweep >= period)
+        if (vp->rq.count == 0 || ++vp->picks_since_sweep >= period)
             mpcrt_sched_sweep(vp);
     }
     return mpcrt_rq_pop(&vp->rq);
@@ -120,6 +165,7 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
         mpcrt_sched.switch_hooks[i](from, to);
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
     vp->current = to;
+    mpcrt_tls_rank = to->rank;
     __mpc_priv_delta = to->priv_task_delta;
     __mpc_ult_delta = to->priv_ult_delta;
     vp->stats.switches++;
@@ -157,7 +203,8 @@ void mpcrt_yield(void)
         sched_yield();
         return;
     }
-    if (vp->rq.count == 0 && !atomic_load_explicit(&vp->inbox, memory_order_relaxed) && !vp->polls)
+    if (vp->rq.count == 0 && !atomic_load_explicit(&vp->inbox, memory_order_relaxed) && !vp->polls &&
+        !vp->poked)
         return;
     atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
     mpcrt_sched_switch_away(vp);
@@ -182,9 +229,11 @@ void mpcrt_ult_wake(mpcrt_ult_t *u)
         if (state == ULT_BLOCKED || state == ULT_NEW)
             mpcrt_sched_make_ready(vp, u);
         else if (state == ULT_PARKED)
-            vp->sweep_requested = true;
+            mpcrt_sched_poke(vp, u);
         return;
     }
+    if (vp == home && atomic_load_explicit(&u->state, memory_order_relaxed) == ULT_RUNNING)
+        return; /* u is the caller: whatever it waits for, it checks again before it parks or blocks */
     /* seq_cst exchange: see mpcrt_sched_drain_inbox. */
     if (atomic_exchange(&u->wake_pending, 1) == 0)
         mpcrt_inbox_push(home, u);

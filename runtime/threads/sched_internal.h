@@ -38,10 +38,13 @@ struct mpcrt_ult {
     /* Cross-VP wake-ups: set while the ULT sits in some VP's inbox, so it is pushed at most once. */
     _Atomic int wake_pending;
     mpcrt_ult_t *inbox_next;
-    /* Poll list (home VP only). */
+    /* Poll list (home VP only): doubly linked so that a poked ULT leaves it in O(1). */
     bool (*park_pred)(void *);
     void *park_arg;
-    mpcrt_ult_t *poll_next;
+    mpcrt_ult_t *poll_next, *poll_prev;
+    /* Poked list (home VP only): parked and woken since the VP last looked at its pokes. */
+    mpcrt_ult_t *poke_next;
+    bool poked;
 
     void *(*fn)(void *);
     void *arg;
@@ -79,7 +82,9 @@ struct mpcrt_vp {
     mpcrt_ult_t *polls; /* parked ULTs */
     size_t npolls;
     unsigned picks_since_sweep;
-    bool sweep_requested;
+    /* Parked ULTs someone woke: their predicates are checked at the next pick, alone (no sweep, no
+     * progress hooks), which is what makes a wake-up between two ranks of one core cheap. */
+    mpcrt_ult_t *poked;
     bool in_progress; /* progress hooks are running on this VP: do not recurse */
     unsigned spin_budget;
     mpcrt_ult_t *exited; /* the ULT that just switched away for the last time */
@@ -119,6 +124,8 @@ typedef struct {
 
 extern mpcrt_sched_t mpcrt_sched;
 extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
+/* The rank the running context acts for: its ULT's, a rank's pthread's (kthread.c), else -1. */
+extern __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec")));
 
 
 /* inbox.c */
@@ -130,6 +137,8 @@ void mpcrt_vp_notify(mpcrt_vp_t *vp);               /* wake the VP if it sleeps 
 void mpcrt_sched_make_ready(mpcrt_vp_t *vp, mpcrt_ult_t *u); /* caller runs on vp */
 void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp);
 bool mpcrt_sched_sweep(mpcrt_vp_t *vp); /* true if a parked ULT became ready */
+void mpcrt_sched_park(mpcrt_vp_t *vp, mpcrt_ult_t *self); /* onto the poll list (wait.c) */
+void mpcrt_sched_poke(mpcrt_vp_t *vp, mpcrt_ult_t *u);    /* u is parked on vp, the caller runs on vp */
 /* Switch away from the running ULT, whose state the caller already set (READY ones are re-queued). */
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp);
 void mpcrt_sched_after_switch(mpcrt_vp_t *vp);

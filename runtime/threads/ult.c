@@ -200,7 +200,13 @@ mpcrt_ult_t *mpcrt_ult_self(void)
 
 mpcrt_ult_kind_t mpcrt_ult_kind(const mpcrt_ult_t *u) { return u->kind; }
 int mpcrt_ult_rank(const mpcrt_ult_t *u) { return u->rank; }
-void mpcrt_ult_set_rank(mpcrt_ult_t *u, int rank) { u->rank = rank; }
+void mpcrt_ult_set_rank(mpcrt_ult_t *u, int rank)
+{
+    u->rank = rank;
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (vp && vp->current == u)
+        mpcrt_tls_rank = rank;
+}
 int mpcrt_ult_vp(const mpcrt_ult_t *u) { return atomic_load_explicit(&u->home, memory_order_relaxed)->id; }
 void *mpcrt_ult_slot(const mpcrt_ult_t *u, int slot) { return u->slots[slot]; }
 void mpcrt_ult_set_slot(mpcrt_ult_t *u, int slot, void *value) { u->slots[slot] = value; }
@@ -213,9 +219,9 @@ int mpcrt_self_vp(void)
 
 int mpcrt_self_rank(void)
 {
-    extern __thread int mpcrt_kthread_rank;
-    mpcrt_ult_t *u = mpcrt_ult_self();
-    return u ? u->rank : mpcrt_kthread_rank; /* a rank's own pthreads act for the rank (kthread.c) */
+    /* The running ULT's rank (kept by mpcrt_sched_switch), or the rank whose pthread this is (kthread.c):
+     * a TLS read, because the MPI layer asks on every call. */
+    return mpcrt_tls_rank;
 }
 
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *u, intptr_t task_delta, intptr_t ult_delta)

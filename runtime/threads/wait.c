@@ -39,7 +39,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
     }
     unsigned budget = vp->spin_budget;
     for (unsigned i = 0; i < budget; i++) {
-        if (vp->rq.count || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
             break; /* someone else could use this core: stop spinning */
         mpcrt_sched_progress();
         if (pred(arg)) {
@@ -54,9 +54,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
     while (!pred(arg)) {
         self->park_pred = pred;
         self->park_arg = arg;
-        self->poll_next = vp->polls;
-        vp->polls = self;
-        vp->npolls++;
+        mpcrt_sched_park(vp, self);
         atomic_store(&self->state, ULT_PARKED);
         mpcrt_sched_switch_away(vp);
     }

@@ -19,6 +19,7 @@
 static mpcrt_mpi_rank_t *ranks;
 static int nranks;     /* ranks of this process */
 static int world_size; /* ranks of the job */
+static int first_rank; /* world rank of this process's first rank (fixed once the process is ready) */
 static _Atomic int ranks_finalized;
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic bool process_ready;
@@ -39,6 +40,7 @@ int mpcrt_mpi_process_init(void)
             singleton_main_thread = pthread_self();
         }
         nranks = mpcrt_ult_self() ? mpcrt_job_local_ranks() : 1;
+        first_rank = mpcrt_job_first_rank();
         world_size = nranks * mpcrt_job_num_procs();
         ranks = calloc((size_t)nranks, sizeof *ranks);
         if (!ranks)
@@ -64,8 +66,10 @@ int mpcrt_mpi_process_init(void)
 int mpcrt_mpi_world_rank(void)
 {
     int rank = mpcrt_self_rank();
+    if (rank >= 0)
+        return rank;
     /* A kernel thread that is no rank's (a program without mpcc's entry point) is this process's rank. */
-    return rank >= 0 ? rank : mpcrt_job_first_rank();
+    return atomic_load_explicit(&process_ready, memory_order_acquire) ? first_rank : mpcrt_job_first_rank();
 }
 
 int mpcrt_mpi_world_size(void)
@@ -75,16 +79,20 @@ int mpcrt_mpi_world_size(void)
 
 mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
 {
+    /* On every MPI call: a TLS read and an index (the first rank is fixed once the process is ready). */
     if (!atomic_load_explicit(&process_ready, memory_order_acquire))
         return NULL;
-    int local = mpcrt_mpi_world_rank() - mpcrt_job_first_rank();
-    return local >= 0 && local < nranks ? &ranks[local] : NULL;
+    int rank = mpcrt_self_rank();
+    int local = (rank >= 0 ? rank : first_rank) - first_rank;
+    return (unsigned)local < (unsigned)nranks ? &ranks[local] : NULL;
 }
 
 mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank)
 {
-    int local = world_rank - mpcrt_job_first_rank();
-    return ranks && local >= 0 && local < nranks ? &ranks[local] : NULL;
+    /* Also called by the rails' progress while the process connects (before process_ready): ranks and
+     * first_rank are set before the rails open. */
+    int local = world_rank - first_rank;
+    return ranks && (unsigned)local < (unsigned)nranks ? &ranks[local] : NULL;
 }
 
 bool mpcrt_mpi_any_rank_initialized(void)

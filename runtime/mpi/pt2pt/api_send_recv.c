@@ -12,7 +12,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 
 static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
 
-static int check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_Datatype type,
+/* Inlined: it runs on every send and receive, and its result feeds the caller's fast path. */
+static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_Datatype type,
                  mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag, bool receiving)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();

@@ -39,6 +39,7 @@ typedef struct ctxq { /* one context */
 struct mpcrt_match {
     _Atomic int lock;
     uint64_t next_seq;
+    bin_t *last_bin; /* the last bin looked up: a rank talking to one peer at a time skips the hash */
     bin_t **bins;
     size_t bin_buckets, nbins;
     ctxq_t **ctxs;
@@ -113,10 +114,12 @@ static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
 static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool create)
 {
     uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
+    if (m->last_bin && m->last_bin->key == key)
+        return m->last_bin; /* bins live as long as their receiver: the pointer stays valid */
     size_t b = hash64(key, m->bin_buckets);
     for (bin_t *bin = m->bins[b]; bin; bin = bin->hash_next)
         if (bin->key == key)
-            return bin;
+            return m->last_bin = bin;
     if (!create)
         return NULL;
     ctxq_t *q = find_ctx(m, context, true);
@@ -147,7 +150,7 @@ static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool crea
     bin->hash_next = m->bins[b];
     m->bins[b] = bin;
     m->nbins++;
-    return bin;
+    return m->last_bin = bin;
 }
 
 static bool tag_matches(int wanted, int tag)
@@ -186,13 +189,13 @@ static void unlink_message(message_t *msg)
     LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
-static void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
+static void unlink_posted(mpcrt_request_t *req)
 {
     if (req->peer == MPI_ANY_SOURCE) {
-        ctxq_t *q = find_ctx(m, req->context, false);
+        ctxq_t *q = req->match_queue;
         LIST_REMOVE(q->any_head, q->any_tail, req, next, prev);
     } else {
-        bin_t *bin = find_bin(m, req->context, req->peer, false);
+        bin_t *bin = req->match_queue;
         LIST_REMOVE(bin->posted_head, bin->posted_tail, req, next, prev);
     }
 }
@@ -213,7 +216,7 @@ static mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, int sour
                 any = r;
     mpcrt_request_t *chosen = !any ? specific : !specific ? any : specific->seq < any->seq ? specific : any;
     if (chosen) {
-        unlink_posted(m, chosen);
+        unlink_posted(chosen);
         chosen->matched = true; /* under the receiver's lock: MPI_Cancel can no longer take it back */
     }
     return chosen;
@@ -252,7 +255,9 @@ static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_dataty
     if (n <= 0)
         return 0;
     bool scontig = mpcrt_datatype_is_contiguous(sdt), rcontig = mpcrt_datatype_is_contiguous(rdt);
-    if (scontig && rcontig) {
+    if (scontig && rcontig && n <= 64) {
+        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, (size_t)n); /* the latency path */
+    } else if (scontig && rcontig) {
         mpcrt_pt2pt_copy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n, peer);
     } else if (scontig) {
         mpcrt_datatype_unpack(rdt, rbuf, rcount, 0, n, (const char *)sbuf + sdt->true_lb);
@@ -407,27 +412,36 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     }
     mpcrt_match_t *m = recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match;
     mpcrt_spin_lock(&m->lock);
-    message_t *msg = find_unexpected(m, recv->context, recv->peer, recv->tag, true);
+    /* One lookup serves both the search and the posting: the queue a receive would wait in is the one
+     * its unexpected message would be in. */
+    bool any = recv->peer == MPI_ANY_SOURCE;
+    bin_t *bin = any ? NULL : find_bin(m, recv->context, recv->peer, true);
+    ctxq_t *q = any ? find_ctx(m, recv->context, true) : NULL;
+    if (!bin && !q) {
+        mpcrt_spin_unlock(&m->lock);
+        return MPI_ERR_NO_MEM;
+    }
+    message_t *msg = NULL;
+    if (any) {
+        for (msg = q->all_head; msg && !tag_matches(recv->tag, msg->tag); msg = msg->all_next)
+            ;
+    } else {
+        for (msg = bin->unexp_head; msg && !tag_matches(recv->tag, msg->tag); msg = msg->src_next)
+            ;
+    }
     if (msg) {
+        unlink_message(msg);
         recv->matched = true;
         mpcrt_spin_unlock(&m->lock);
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
     recv->seq = m->next_seq++;
-    if (recv->peer == MPI_ANY_SOURCE) {
-        ctxq_t *q = find_ctx(m, recv->context, true);
-        if (!q) {
-            mpcrt_spin_unlock(&m->lock);
-            return MPI_ERR_NO_MEM;
-        }
+    if (any) {
+        recv->match_queue = q;
         LIST_APPEND(q->any_head, q->any_tail, recv, next, prev);
     } else {
-        bin_t *bin = find_bin(m, recv->context, recv->peer, true);
-        if (!bin) {
-            mpcrt_spin_unlock(&m->lock);
-            return MPI_ERR_NO_MEM;
-        }
+        recv->match_queue = bin;
         LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
     }
     mpcrt_spin_unlock(&m->lock);
@@ -465,7 +479,7 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
     bool cancelled = false;
     mpcrt_spin_lock(&m->lock);
     if (!req->matched && !mpcrt_request_done(req)) {
-        unlink_posted(m, req);
+        unlink_posted(req);
         cancelled = true;
     }
     mpcrt_spin_unlock(&m->lock);

@@ -50,6 +50,7 @@ struct mpcrt_request {
     /* Posted-receive queues (receiver's lock). */
     uint64_t seq;
     mpcrt_request_t *next, *prev;
+    void *match_queue; /* the (context, source) bin or, for MPI_ANY_SOURCE, the context's queue (match.c) */
     /* Generalized requests. */
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
