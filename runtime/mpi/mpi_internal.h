@@ -5,6 +5,8 @@
 
 #include "mpi.h"
 
+#include "../threads/sched.h"
+
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -28,8 +30,27 @@ typedef struct {
     _Atomic(struct mpcrt_attr_rank *) attrs;   /* attr/: keyed attribute lists, lock */
 } mpcrt_mpi_rank_t;
 
-/* The calling rank's state; NULL when the process has not set up MPI yet. */
-mpcrt_mpi_rank_t *mpcrt_mpi_self(void);
+/* The ranks of this process (core/env.c): set up once by the first MPI_Init/Session_init; `ready` is
+ * stored last (release). */
+typedef struct {
+    _Atomic bool ready;
+    int first_rank; /* world rank of ranks[0] */
+    int nranks;
+    mpcrt_mpi_rank_t *ranks;
+} mpcrt_mpi_process_t;
+extern mpcrt_mpi_process_t mpcrt_mpi_process;
+
+/* The calling rank's state; NULL when the process has not set up MPI yet. Inline: every MPI call asks. */
+static inline mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
+{
+    if (!atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_acquire))
+        return NULL;
+    int rank = mpcrt_self_rank();
+    int first = mpcrt_mpi_process.first_rank;
+    /* A kernel thread that is no rank's (a program without mpcc's entry point) is this process's rank. */
+    int local = (rank >= 0 ? rank : first) - first;
+    return (unsigned)local < (unsigned)mpcrt_mpi_process.nranks ? &mpcrt_mpi_process.ranks[local] : NULL;
+}
 /* MPI may be called by this rank: between MPI_Init and MPI_Finalize, or while a session is open. */
 static inline bool mpcrt_mpi_active(const mpcrt_mpi_rank_t *self)
 {

@@ -73,6 +73,20 @@ static void unpark(mpcrt_vp_t *vp, mpcrt_ult_t *u)
     mpcrt_sched_make_ready(vp, u);
 }
 
+void mpcrt_sched_unpark_self(mpcrt_vp_t *vp, mpcrt_ult_t *self)
+{
+    /* Nobody on this VP ran since self was marked parked, so nobody poked it; a waker on another VP may
+     * have queued it in the inbox, where the drain will find it running and leave it. */
+    if (self->poll_prev)
+        self->poll_prev->poll_next = self->poll_next;
+    else
+        vp->polls = self->poll_next;
+    if (self->poll_next)
+        self->poll_next->poll_prev = self->poll_prev;
+    vp->npolls--;
+    atomic_store_explicit(&self->state, ULT_RUNNING, memory_order_relaxed);
+}
+
 void mpcrt_sched_poke(mpcrt_vp_t *vp, mpcrt_ult_t *u)
 {
     if (u->poked)
@@ -237,6 +251,16 @@ void mpcrt_ult_wake(mpcrt_ult_t *u)
     /* seq_cst exchange: see mpcrt_sched_drain_inbox. */
     if (atomic_exchange(&u->wake_pending, 1) == 0)
         mpcrt_inbox_push(home, u);
+}
+
+void mpcrt_ult_poke(mpcrt_ult_t *u)
+{
+    /* Pairs with the fence in mpcrt_wait_until after the parked mark: either the waiter sees the predicate
+     * true, or we see it parked and wake it. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&u->state, memory_order_relaxed) == ULT_RUNNING)
+        return;
+    mpcrt_ult_wake(u);
 }
 
 void mpcrt_ult_set_priority(mpcrt_ult_t *u, int base, int current)

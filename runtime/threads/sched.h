@@ -76,7 +76,13 @@ int mpcrt_ult_rank(const mpcrt_ult_t *ult); /* -1 if none */
 void mpcrt_ult_set_rank(mpcrt_ult_t *ult, int rank);
 int mpcrt_ult_vp(const mpcrt_ult_t *ult);
 int mpcrt_self_vp(void); /* index of the calling VP, -1 on a non-VP kernel thread */
-int mpcrt_self_rank(void); /* rank of the running ULT, or of the rank whose pthread this is; else -1 */
+/* Rank of the running ULT, or of the rank whose pthread this is; else -1. Inline (a TLS the switch keeps):
+ * the MPI layer asks on every call. */
+extern __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec")));
+static inline int mpcrt_self_rank(void)
+{
+    return mpcrt_tls_rank;
+}
 
 /* Per-layer pointer slots on every ULT (the MPI layer keeps its rank state in one, OpenMP its thread
  * state in another) so that finding "my state" costs one TLS load and one indirection. */
@@ -104,6 +110,10 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
  * with progress, then back off; on the thread hosting a VP: run that VP's loop. pred must be cheap, must not block, and may be called again after it
  * returned true (by the sweep, then by the woken ULT): once true it must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
+/* Tell ult, which waits (or will wait) in mpcrt_wait_until, that the caller has just made its predicate true.
+ * Cheaper than mpcrt_ult_wake: nothing is sent to a waiter that is still running (spinning, or about to park:
+ * it checks its predicate again after it is marked parked). Only for wait_until waiters. */
+void mpcrt_ult_poke(mpcrt_ult_t *ult);
 
 /* A waiter: one blocked ULT or kernel thread, woken exactly by mpcrt_waiter_wake. The structure lives on
  * the waiting thread's stack; the waker must not touch it after waking it. */

@@ -124,8 +124,6 @@ typedef struct {
 
 extern mpcrt_sched_t mpcrt_sched;
 extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
-/* The rank the running context acts for: its ULT's, a rank's pthread's (kthread.c), else -1. */
-extern __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec")));
 
 
 /* inbox.c */
@@ -139,6 +137,7 @@ void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp);
 bool mpcrt_sched_sweep(mpcrt_vp_t *vp); /* true if a parked ULT became ready */
 void mpcrt_sched_park(mpcrt_vp_t *vp, mpcrt_ult_t *self); /* onto the poll list (wait.c) */
 void mpcrt_sched_poke(mpcrt_vp_t *vp, mpcrt_ult_t *u);    /* u is parked on vp, the caller runs on vp */
+void mpcrt_sched_unpark_self(mpcrt_vp_t *vp, mpcrt_ult_t *self); /* parked, not switched away yet */
 /* Switch away from the running ULT, whose state the caller already set (READY ones are re-queued). */
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp);
 void mpcrt_sched_after_switch(mpcrt_vp_t *vp);

@@ -217,12 +217,6 @@ int mpcrt_self_vp(void)
     return vp ? vp->id : -1;
 }
 
-int mpcrt_self_rank(void)
-{
-    /* The running ULT's rank (kept by mpcrt_sched_switch), or the rank whose pthread this is (kthread.c):
-     * a TLS read, because the MPI layer asks on every call. */
-    return mpcrt_tls_rank;
-}
 
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *u, intptr_t task_delta, intptr_t ult_delta)
 {

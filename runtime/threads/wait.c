@@ -55,7 +55,13 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         self->park_pred = pred;
         self->park_arg = arg;
         mpcrt_sched_park(vp, self);
-        atomic_store(&self->state, ULT_PARKED);
+        atomic_store_explicit(&self->state, ULT_PARKED, memory_order_relaxed);
+        /* Pairs with mpcrt_ult_poke: a poker that saw us running relies on this second look. */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (pred(arg)) {
+            mpcrt_sched_unpark_self(vp, self);
+            return;
+        }
         mpcrt_sched_switch_away(vp);
     }
 }

@@ -16,37 +16,34 @@
 #include <time.h>
 #include <unistd.h>
 
-static mpcrt_mpi_rank_t *ranks;
-static int nranks;     /* ranks of this process */
+mpcrt_mpi_process_t mpcrt_mpi_process;
 static int world_size; /* ranks of the job */
-static int first_rank; /* world rank of this process's first rank (fixed once the process is ready) */
 static _Atomic int ranks_finalized;
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic bool process_ready;
 static pthread_t singleton_main_thread;
 static _Atomic int ranks_initialized;
 
 int mpcrt_mpi_process_init(void)
 {
-    if (atomic_load_explicit(&process_ready, memory_order_acquire))
+    if (atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_acquire))
         return MPI_SUCCESS;
     pthread_mutex_lock(&process_lock);
     int rc = MPI_SUCCESS;
-    if (!atomic_load_explicit(&process_ready, memory_order_relaxed)) {
+    if (!atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_relaxed)) {
         if (!mpcrt_sched_is_initialized()) {
             /* Not started by mpcc's entry point: this process is a singleton job. */
             if (mpcrt_sched_init() != 0)
                 rc = MPI_ERR_INTERN;
             singleton_main_thread = pthread_self();
         }
-        nranks = mpcrt_ult_self() ? mpcrt_job_local_ranks() : 1;
-        first_rank = mpcrt_job_first_rank();
-        world_size = nranks * mpcrt_job_num_procs();
-        ranks = calloc((size_t)nranks, sizeof *ranks);
-        if (!ranks)
+        mpcrt_mpi_process.nranks = mpcrt_ult_self() ? mpcrt_job_local_ranks() : 1;
+        mpcrt_mpi_process.first_rank = mpcrt_job_first_rank();
+        world_size = mpcrt_mpi_process.nranks * mpcrt_job_num_procs();
+        mpcrt_mpi_process.ranks = calloc((size_t)mpcrt_mpi_process.nranks, sizeof *mpcrt_mpi_process.ranks);
+        if (!mpcrt_mpi_process.ranks)
             rc = MPI_ERR_NO_MEM;
-        for (int i = 0; rc == MPI_SUCCESS && i < nranks; i++)
-            if (!(ranks[i].match = mpcrt_match_create()))
+        for (int i = 0; rc == MPI_SUCCESS && i < mpcrt_mpi_process.nranks; i++)
+            if (!(mpcrt_mpi_process.ranks[i].match = mpcrt_match_create()))
                 rc = MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS && mpcrt_comm_init_predefined() != 0)
             rc = MPI_ERR_NO_MEM;
@@ -57,7 +54,7 @@ int mpcrt_mpi_process_init(void)
             rc = MPI_ERR_INTERN;
         }
         if (rc == MPI_SUCCESS)
-            atomic_store_explicit(&process_ready, true, memory_order_release);
+            atomic_store_explicit(&mpcrt_mpi_process.ready, true, memory_order_release);
     }
     pthread_mutex_unlock(&process_lock);
     return rc;
@@ -69,7 +66,8 @@ int mpcrt_mpi_world_rank(void)
     if (rank >= 0)
         return rank;
     /* A kernel thread that is no rank's (a program without mpcc's entry point) is this process's rank. */
-    return atomic_load_explicit(&process_ready, memory_order_acquire) ? first_rank : mpcrt_job_first_rank();
+    return atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_acquire) ? mpcrt_mpi_process.first_rank
+                                                                                : mpcrt_job_first_rank();
 }
 
 int mpcrt_mpi_world_size(void)
@@ -77,22 +75,14 @@ int mpcrt_mpi_world_size(void)
     return world_size;
 }
 
-mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
-{
-    /* On every MPI call: a TLS read and an index (the first rank is fixed once the process is ready). */
-    if (!atomic_load_explicit(&process_ready, memory_order_acquire))
-        return NULL;
-    int rank = mpcrt_self_rank();
-    int local = (rank >= 0 ? rank : first_rank) - first_rank;
-    return (unsigned)local < (unsigned)nranks ? &ranks[local] : NULL;
-}
-
 mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank)
 {
     /* Also called by the rails' progress while the process connects (before process_ready): ranks and
      * first_rank are set before the rails open. */
-    int local = world_rank - first_rank;
-    return ranks && (unsigned)local < (unsigned)nranks ? &ranks[local] : NULL;
+    int local = world_rank - mpcrt_mpi_process.first_rank;
+    return mpcrt_mpi_process.ranks && (unsigned)local < (unsigned)mpcrt_mpi_process.nranks
+               ? &mpcrt_mpi_process.ranks[local]
+               : NULL;
 }
 
 bool mpcrt_mpi_any_rank_initialized(void)
@@ -169,7 +159,8 @@ int PMPI_Finalize(void)
     fflush(stdout);
     /* The last rank of the process leaves the job: the launcher then knows it ended cleanly. After the
      * barrier no peer sends to this process any more. */
-    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == nranks - 1) {
+    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) ==
+        mpcrt_mpi_process.nranks - 1) {
         mpcrt_remote_flush();
         mpcrt_wireup_finalize();
     }

@@ -80,7 +80,8 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
     rc = mpcrt_pt2pt_start_send(&req);
     if (rc)
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", dest);
-    mpcrt_request_wait(&req);
+    if (!mpcrt_request_done(&req)) /* usually done already: the receive was posted, or the send was eager */
+        mpcrt_request_wait(&req);
     return MPI_SUCCESS;
 }
 

@@ -46,7 +46,7 @@ void mpcrt_pt2pt_copy(void *dst, const void *src, MPI_Count len, mpcrt_request_t
     atomic_init(&job.helper_done, 0);
     /* release: a helper that takes the job sees its fields. */
     atomic_store_explicit(&peer->copy_job, &job, memory_order_release);
-    mpcrt_ult_wake(owner);
+    mpcrt_ult_poke(owner); /* it waits in mpcrt_request_wait (wait_until) */
     copy_chunks(&job);
     if (atomic_exchange_explicit(&peer->copy_job, NULL, memory_order_acq_rel) == &job)
         return; /* nobody came: all chunks were ours */

@@ -142,9 +142,11 @@ static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool crea
             b = hash64(key, buckets);
         }
     }
-    bin_t *bin = calloc(1, sizeof *bin);
+    /* One cache line per bin: a sender on another core pulls just that line to find the posted receive. */
+    bin_t *bin = aligned_alloc(64, (sizeof *bin + 63) / 64 * 64);
     if (!bin)
         return NULL;
+    memset(bin, 0, sizeof *bin);
     bin->key = key;
     bin->ctx = q;
     bin->hash_next = m->bins[b];

@@ -31,9 +31,12 @@ typedef enum {
 
 typedef struct mpcrt_request mpcrt_request_t;
 struct mpcrt_request {
-    mpcrt_object_t obj;
-    mpcrt_req_kind_t kind;
+    /* The first two cache lines hold what a sender on another core touches when it matches this posted
+     * receive (the completion, the status, the buffer, the queue links), so that each message moves two
+     * lines between the cores, not five (the request is aligned to a line). */
+    _Alignas(64) mpcrt_object_t obj;
     _Atomic int complete;
+    mpcrt_req_kind_t kind;
     mpcrt_ult_t *owner; /* woken on completion; NULL for a kernel thread (it polls) */
     MPI_Status status;
     bool persistent, active, cancelled;
@@ -42,24 +45,25 @@ struct mpcrt_request {
     void *buf;
     MPI_Count count;
     mpcrt_datatype_t *datatype;
-    mpcrt_comm_t *comm;
-    int peer; /* destination (send) or source (receive, may be MPI_ANY_SOURCE), as a rank of comm */
-    int tag;
-    uint32_t context;
-    mpcrt_send_mode_t mode;
     /* Posted-receive queues (receiver's lock). */
-    uint64_t seq;
     mpcrt_request_t *next, *prev;
     void *match_queue; /* the (context, source) bin or, for MPI_ANY_SOURCE, the context's queue (match.c) */
+    /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
+     * child; the last child to complete gives the parent the status of children[0] and completes it. */
+    mpcrt_request_t *parent;
+    int tag;
+    int peer; /* destination (send) or source (receive, may be MPI_ANY_SOURCE), as a rank of comm */
+    /* Colder fields. */
+    mpcrt_comm_t *comm;
+    uint32_t context;
+    mpcrt_send_mode_t mode;
+    uint64_t seq; /* posting order, between a source's bin and the context's MPI_ANY_SOURCE queue */
     /* Generalized requests. */
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel_fn;
     void *extra_state;
-    /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
-     * child; the last child to complete gives the parent the status of children[0] and completes it. */
-    mpcrt_request_t *parent;
-    mpcrt_request_t *children[2];
+    mpcrt_request_t *children[2]; /* composite requests (see parent) */
     _Atomic int pending;
     void *owned_buffer; /* freed with the request (MPI_Isendrecv_replace's packed copy) */
     /* Operations started on a rank's behalf by whoever progresses its collective schedule (another rank's

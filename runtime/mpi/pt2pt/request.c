@@ -36,9 +36,10 @@ static void destroy_request(mpcrt_object_t *obj)
 
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 {
-    mpcrt_request_t *req = calloc(1, sizeof *req);
+    mpcrt_request_t *req = aligned_alloc(_Alignof(mpcrt_request_t), sizeof *req);
     if (!req)
         return NULL;
+    memset(req, 0, sizeof *req);
     mpcrt_object_init(&req->obj, MPCRT_OBJ_REQUEST, destroy_request);
     req->kind = kind;
     req->owner = mpcrt_ult_self();
@@ -54,7 +55,7 @@ void mpcrt_request_complete(mpcrt_request_t *req)
     /* release: the data copied into the receive buffer and the status are visible to the waiter. */
     atomic_store_explicit(&req->complete, 1, memory_order_release);
     if (owner)
-        mpcrt_ult_wake(owner); /* a parked waiter re-checks at once; a spurious poke is harmless */
+        mpcrt_ult_poke(owner); /* owners wait in mpcrt_wait_until; a spurious poke is harmless */
     if (parent && atomic_fetch_sub_explicit(&parent->pending, 1, memory_order_acq_rel) == 1) {
         parent->status = parent->children[0]->status;
         mpcrt_request_complete(parent);
