@@ -69,6 +69,16 @@ procs_check)
         [ "$(oks)" -eq "$n" ] || fail "'mpcrun $args': every one of $n ranks must pass its checks"
     done
     ;;
+procs_comms)
+    # Constructors across processes (intercommunicators, create_group, idup, topologies) and non-blocking
+    # collectives: one rank per process, two processes of two and three ranks, three of two.
+    for args in "-n 4 --mode=process" "-n 4 -p 2" "-n 6 -p 2" "-n 6 -p 3" "-n 3 --mode=process"; do
+        # shellcheck disable=SC2086
+        run 0 "$bin/mpcrun" $args "$progs/procs_comms"
+        n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
+        [ "$(oks)" -eq "$n" ] || fail "'mpcrun $args': every one of $n ranks must pass its checks"
+    done
+    ;;
 procs_fragments)
     # Without process_vm_readv, rendezvous data goes through the cells in fragments.
     MPCRT_SHM_CMA=0 run 0 "$bin/mpcrun" -n 4 -p 2 "$progs/procs_check"

@@ -97,7 +97,7 @@ static void destroy_comm(mpcrt_object_t *obj)
 }
 
 /* Whether every member is a rank of this process. */
-static bool group_is_local(const mpcrt_group_t *group)
+bool mpcrt_group_is_local(const mpcrt_group_t *group)
 {
     int first = mpcrt_job_first_rank(), nlocal = mpcrt_job_local_ranks();
     if (mpcrt_job_num_procs() == 1)
@@ -112,7 +112,7 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
 {
     c->context = context;
     c->group = group;
-    c->local = group_is_local(group);
+    c->local = mpcrt_group_is_local(group);
     atomic_init(&c->handle_holders, group->size);
     c->contributions = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->contributions);
     if (!c->contributions)

@@ -113,6 +113,17 @@ mpcrt_comm_t *mpcrt_comm_create_private(mpcrt_group_t *group, uint32_t context);
  * (each proposes a fresh one, the largest wins and every process skips past it), exchanging `nints` ints
  * per member on the way (all[r * nints + i] = member r's mine[i]). Collective over comm; MPI error class. */
 int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *all, uint32_t *context);
+/* The same among the members `ranks` (comm ranks; NULL: all n members of comm) of comm, the caller being
+ * ranks[me], by messages with the given (negative) tag on comm's collective context; it reserves `npairs`
+ * consecutive context pairs starting at *context. */
+int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, int me, int tag, const int *mine,
+                                 int nints, int *all, int npairs, uint32_t *context);
+/* A fresh proposal of npairs context pairs from this process's counter, and the skip past an agreed one
+ * (this process never hands out agreed .. agreed + 2 * npairs - 1 afterwards). */
+uint32_t mpcrt_comm_context_propose(int npairs);
+void mpcrt_comm_context_skip(uint32_t agreed, int npairs);
+/* Whether every member of group is a rank of this process. */
+bool mpcrt_group_is_local(const mpcrt_group_t *group);
 
 /* Every member of comm calls this with its own contribution; the call returns, to all of them at once,
  * after all have arrived: comm->contributions[r] then holds member r's contribution, which stays valid until

@@ -149,6 +149,28 @@ MPCRT_PMPI_ALIAS(Comm_create)
 
 /* ------------------------------------------------------------------ MPI_Comm_create_group */
 
+/* The group's members live in several processes: they agree on a context by messages on the parent's
+ * collective context, with a tag made from the user's (negative: apart from the library's other messages;
+ * concurrent creations over overlapping groups must use different tags, MPI 4.0 section 7.4.2). */
+static int create_group_procs(mpcrt_comm_t *comm, mpcrt_group_t *group, int tag, int me, MPI_Comm *newcomm)
+{
+    int *ranks = malloc(sizeof(int) * (size_t)group->size);
+    if (!ranks)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < group->size; i++)
+        ranks[i] = mpcrt_group_rank_of(comm->group, group->world[i]);
+    uint32_t context;
+    int rc = mpcrt_comm_procs_agree_among(comm, ranks, group->size, me, -(1 << 20) - (tag & 0xfffff), NULL, 0,
+                                          NULL, 1, &context);
+    free(ranks);
+    if (rc)
+        return rc;
+    mpcrt_comm_t *made = mpcrt_comm_create_private(group, context);
+    if (made)
+        mpcrt_comm_inherit(made, comm);
+    return mpcrt_comm_publish(made, newcomm);
+}
+
 int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_create_group";
@@ -170,6 +192,10 @@ int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI
         /* Only the group's members take part; a caller outside it gets no communicator. */
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
+    }
+    if (!mpcrt_group_is_local(group)) {
+        rc = create_group_procs(comm, group, tag, me, newcomm);
+        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
     }
     mpcrt_creation_t mine = {MPI_SUCCESS, MPI_COMM_NULL};
     mpcrt_meeting_t *m = mpcrt_meeting_join(comm->context, tag, NULL, group->world, group->size, me, &mine);

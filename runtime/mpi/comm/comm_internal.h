@@ -54,6 +54,17 @@ int mpcrt_intercomm_build_dup(mpcrt_comm_t *side_a, mpcrt_comm_t *side_b, MPI_Co
 /* Builds and registers a pair over groups a and b (the bridge's first group is a), with the default error
  * handler: handles[0] for a's members, handles[1] for b's. Returns an MPI error class. */
 int mpcrt_intercomm_build(mpcrt_group_t *a, mpcrt_group_t *b, MPI_Comm handles[2]);
+/* Pairs whose members live in several processes (intercomm_procs.c). */
+typedef enum { MPCRT_PAIR_DUP, MPCRT_PAIR_SPLIT, MPCRT_PAIR_CREATE, MPCRT_PAIR_MERGE } mpcrt_pair_op_t;
+/* The caller's side of a new pair over its group `mine` and the other side's `remote` (both retained),
+ * `first` when mine is the bridge's first group, on the agreed contexts base (bridge) and base + 2 (the
+ * pair); the caller's error handler comes from parent (NULL: the default). Returns an MPI error class. */
+int mpcrt_intercomm_procs_side(mpcrt_group_t *mine, mpcrt_group_t *remote, bool first, uint32_t base,
+                               mpcrt_comm_t *parent, MPI_Comm *out);
+/* Dup, split (color, key), create (group: a subgroup of the caller's local group) and merge (high) of a
+ * pair whose bridge is not in-process: collective over both groups. Returns an MPI error class. */
+int mpcrt_intercomm_procs_op(mpcrt_comm_t *comm, mpcrt_pair_op_t op, int color, int key, int high,
+                             mpcrt_group_t *group, MPI_Comm *newcomm);
 /* Which side of its pair an intercommunicator object is: 0 for the bridge's first group, 1 for the other. */
 static inline int mpcrt_intercomm_side(const mpcrt_comm_t *comm)
 {

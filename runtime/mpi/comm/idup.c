@@ -187,6 +187,18 @@ static int idup(const char *fn, MPI_Comm handle, MPI_Comm *newcomm, MPI_Request 
     req->free_fn = free_entry;
     req->extra_state = e;
 
+    if (!meet->local) {
+        /* Members in several processes: the duplicate is agreed by messages at once (blocking for this
+         * member until every member has begun its idup: members begin their collective calls on a
+         * communicator in the same order, so this cannot wait on a later call of another member). */
+        MPI_Comm made = MPI_COMM_NULL;
+        e->rc = comm->remote_group ? mpcrt_intercomm_dup(comm, &made) : mpcrt_comm_procs_split(comm, 0, me, true, &made);
+        e->made = e->rc ? MPI_COMM_NULL : made;
+        free(fresh);
+        mpcrt_request_complete(req);
+        mpcrt_object_release(&req->obj);
+        return MPI_SUCCESS;
+    }
     mpcrt_spin_lock(&pending->lock);
     uint32_t seq = pending->issued[my_meet_rank]++;
     idup_round_t **link = &pending->rounds;

@@ -149,6 +149,8 @@ static void build_dup(mpcrt_comm_t *bridge, pair_entry_t **entries, int n, int f
 
 int mpcrt_intercomm_dup(mpcrt_comm_t *comm, MPI_Comm *newcomm)
 {
+    if (!comm->bridge->local)
+        return mpcrt_intercomm_procs_op(comm, MPCRT_PAIR_DUP, 0, 0, 0, NULL, newcomm);
     pair_entry_t mine = {0};
     meet_pair(comm, &mine, build_dup);
     *newcomm = mine.result.handle;
@@ -179,6 +181,8 @@ static void build_create(mpcrt_comm_t *bridge, pair_entry_t **entries, int n, in
 /* MPI_Comm_create on an intercommunicator: group is a subgroup of the caller's local group. */
 int mpcrt_intercomm_create_from(mpcrt_comm_t *comm, mpcrt_group_t *group, MPI_Comm *newcomm)
 {
+    if (!comm->bridge->local)
+        return mpcrt_intercomm_procs_op(comm, MPCRT_PAIR_CREATE, 0, 0, 0, group, newcomm);
     pair_entry_t mine = {0};
     mine.group = group;
     meet_pair(comm, &mine, build_create);
@@ -248,6 +252,8 @@ static void build_split(mpcrt_comm_t *bridge, pair_entry_t **entries, int n, int
 
 int mpcrt_intercomm_split(mpcrt_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
+    if (!comm->bridge->local)
+        return mpcrt_intercomm_procs_op(comm, MPCRT_PAIR_SPLIT, color, key, 0, NULL, newcomm);
     pair_entry_t mine = {0};
     mine.color = color;
     mine.key = key;
@@ -341,7 +347,10 @@ int PMPI_Intercomm_merge(MPI_Comm handle, int high, MPI_Comm *newintracomm)
         return mpcrt_mpi_error(handle, "MPI_Intercomm_merge", MPI_ERR_ARG, "null output argument");
     pair_entry_t mine = {0};
     mine.high = high != 0;
-    meet_pair(comm, &mine, build_merge);
+    if (!comm->bridge->local)
+        mine.result.rc = mpcrt_intercomm_procs_op(comm, MPCRT_PAIR_MERGE, 0, 0, high, NULL, &mine.result.handle);
+    else
+        meet_pair(comm, &mine, build_merge);
     if (mine.result.rc)
         return mpcrt_mpi_error(handle, "MPI_Intercomm_merge", mine.result.rc, "cannot create the communicator");
     *newintracomm = mine.result.handle;
@@ -386,13 +395,21 @@ static int exchange(mpcrt_comm_t *peer, int peer_rank, int tag, const int *out, 
 
 typedef struct {
     int rc;
-    MPI_Comm handle;
+    MPI_Comm handle; /* the pair was built in this process (every member of both groups is here) */
+    /* Otherwise (members in several processes) each member builds its side: the agreed contexts, whether
+     * its group is the bridge's first, and the remote group (one reference per member's result). */
+    bool procs;
+    uint32_t base;
+    bool first;
+    mpcrt_group_t *remote;
 } leader_result_t;
 
-/* The local leader's part: swap group lists with the remote leader; the leader with the lower
- * MPI_COMM_WORLD rank builds the pair and sends the other side's handle (in-process: handles are
- * process-wide). */
-static int leaders_build(mpcrt_comm_t *local, mpcrt_comm_t *peer, int remote_leader, int tag, MPI_Comm *mine)
+/* The local leader's part: swap group lists with the remote leader. When both groups live in this process,
+ * the leader with the lower MPI_COMM_WORLD rank builds the pair and sends the other side's handle (handles
+ * are process-wide). Otherwise the leaders swap their groups' context proposals (`proposal`: the largest of
+ * the local group's, 0 to take one from this process) and each member builds its own side. */
+static int leaders_build(mpcrt_comm_t *local, mpcrt_comm_t *peer, int remote_leader, int tag, uint32_t proposal,
+                         leader_result_t *res)
 {
     int my_size = mpcrt_comm_size(local), their_size = -1;
     int rc = exchange(peer, remote_leader, tag, &my_size, 1, &their_size, 1);
@@ -405,40 +422,110 @@ static int leaders_build(mpcrt_comm_t *local, mpcrt_comm_t *peer, int remote_lea
     int my_world = mpcrt_mpi_world_rank();
     int their_leader_world = mpcrt_comm_peer_group(peer)->world[remote_leader];
     bool builder = my_world < their_leader_world;
-    int message[2] = {MPI_SUCCESS, MPI_COMM_NULL}; /* the builder's verdict and the other side's handle */
-    if (rc == MPI_SUCCESS && builder) {
-        mpcrt_group_t *remote = mpcrt_group_create(their_world, their_size);
+    mpcrt_group_t *remote = rc == MPI_SUCCESS ? mpcrt_group_create(their_world, their_size) : NULL;
+    free(their_world);
+    if (rc)
+        return rc;
+    int verdict = MPI_SUCCESS; /* the groups must be disjoint */
+    if (!remote) {
+        verdict = MPI_ERR_NO_MEM;
+    } else {
+        mpcrt_group_t *overlap = NULL;
+        if (mpcrt_group_intersection(local->group, remote, &overlap))
+            verdict = MPI_ERR_NO_MEM;
+        else if (overlap->size > 0)
+            verdict = MPI_ERR_ARG;
+        if (overlap)
+            mpcrt_object_release(&overlap->obj);
+    }
+    /* Both leaders see the same answer: they are in one process when every member is. */
+    bool here = remote && mpcrt_group_is_local(local->group) && mpcrt_group_is_local(remote);
+    if (!here) {
+        if (!proposal)
+            proposal = mpcrt_comm_context_propose(2);
+        int out[2] = {verdict, (int)proposal}, in[2] = {MPI_SUCCESS, 0};
+        rc = exchange(peer, remote_leader, tag, out, 2, in, 2);
+        res->procs = true;
+        res->base = (uint32_t)in[1] > proposal ? (uint32_t)in[1] : proposal;
+        res->first = builder;
+        res->remote = remote;
+        return rc ? rc : verdict ? verdict : in[0];
+    }
+    int message[2] = {verdict, MPI_COMM_NULL}; /* the builder's verdict and the other side's handle */
+    if (builder) {
         MPI_Comm handles[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
-        if (!remote)
-            message[0] = MPI_ERR_NO_MEM;
-        else {
-            mpcrt_group_t *overlap = NULL;
-            if (mpcrt_group_intersection(local->group, remote, &overlap))
-                message[0] = MPI_ERR_NO_MEM;
-            else if (overlap->size > 0)
-                message[0] = MPI_ERR_ARG; /* the two groups must be disjoint */
-            if (overlap)
-                mpcrt_object_release(&overlap->obj);
-        }
         if (message[0] == MPI_SUCCESS) /* the other leader makes its side inherit (below) */
             message[0] = build_and_publish(local->group, remote, local, NULL, handles);
-        if (remote)
-            mpcrt_object_release(&remote->obj);
-        *mine = handles[0];
+        res->handle = handles[0];
         message[1] = handles[1];
         int ignored[2];
         rc = exchange(peer, remote_leader, tag, message, 2, ignored, 2);
-    } else if (rc == MPI_SUCCESS) {
+    } else {
         int none[2] = {MPI_SUCCESS, MPI_COMM_NULL};
         rc = exchange(peer, remote_leader, tag, none, 2, message, 2);
-        *mine = message[1];
+        res->handle = message[1];
         /* Our side's members do not use it before we hand it out: set their error handlers first. */
-        mpcrt_comm_t *side = rc == MPI_SUCCESS && message[0] == MPI_SUCCESS ? mpcrt_comm_get(*mine) : NULL;
+        mpcrt_comm_t *side = rc == MPI_SUCCESS && message[0] == MPI_SUCCESS ? mpcrt_comm_get(res->handle) : NULL;
         if (side)
             mpcrt_comm_inherit(side, local);
     }
-    free(their_world);
+    mpcrt_object_release(&remote->obj);
     return rc ? rc : message[0];
+}
+
+enum { TAG_IC_UP = -67, TAG_IC_DOWN = -68, TAG_IC_GROUP = -69 }; /* on the local group's collective context */
+
+/* MPI_Intercomm_create when the local group lives in several processes: the members send their context
+ * proposals to the leader, which answers each with the result (rc, contexts, side, remote group). */
+static int create_spanning(mpcrt_comm_t *local, int me, int local_leader, mpcrt_comm_t *peer, int remote_leader,
+                           int tag, leader_result_t *res)
+{
+    mpcrt_datatype_t *ints = mpcrt_datatype_get(MPI_INT);
+    int n = mpcrt_comm_size(local), rc;
+    int proposal = (int)mpcrt_comm_context_propose(2);
+    int head[4] = {MPI_SUCCESS, 0, 0, 0}; /* rc, base, first, remote size */
+    if (me != local_leader) {
+        rc = mpcrt_p2p_sendrecv(local, TAG_IC_UP, &proposal, 1, ints, local_leader, head, 4, ints, local_leader);
+        int *world = malloc(sizeof(int) * (size_t)(head[3] > 0 ? head[3] : 1));
+        if (!world)
+            return MPI_ERR_NO_MEM; /* the leader's message stays unmatched: the job is broken anyway */
+        if (rc == MPI_SUCCESS)
+            rc = mpcrt_p2p_sendrecv(local, TAG_IC_GROUP, NULL, 0, ints, MPI_PROC_NULL, world, head[3], ints,
+                                    local_leader);
+        if (rc == MPI_SUCCESS && head[0] == MPI_SUCCESS && !(res->remote = mpcrt_group_create(world, head[3])))
+            rc = MPI_ERR_NO_MEM;
+        free(world);
+        res->procs = true;
+        res->base = (uint32_t)head[1];
+        res->first = head[2];
+        return rc ? rc : head[0];
+    }
+    uint32_t largest = (uint32_t)proposal;
+    for (int r = 0; r < n; r++) {
+        int theirs = 0;
+        if (r == me)
+            continue;
+        if ((rc = mpcrt_p2p_sendrecv(local, TAG_IC_UP, NULL, 0, ints, MPI_PROC_NULL, &theirs, 1, ints, r)))
+            return rc;
+        if ((uint32_t)theirs > largest)
+            largest = (uint32_t)theirs;
+    }
+    int result = leaders_build(local, peer, remote_leader, tag, largest, res);
+    head[0] = result;
+    head[1] = (int)res->base;
+    head[2] = res->first;
+    head[3] = result == MPI_SUCCESS ? res->remote->size : 0;
+    for (int r = 0; r < n; r++) {
+        if (r == me)
+            continue;
+        rc = mpcrt_p2p_sendrecv(local, TAG_IC_UP, head, 4, ints, r, NULL, 0, ints, MPI_PROC_NULL);
+        if (rc == MPI_SUCCESS)
+            rc = mpcrt_p2p_sendrecv(local, TAG_IC_GROUP, result == MPI_SUCCESS ? res->remote->world : NULL,
+                                    head[3], ints, r, NULL, 0, ints, MPI_PROC_NULL);
+        if (rc)
+            return rc;
+    }
+    return result;
 }
 
 int PMPI_Intercomm_create(MPI_Comm local_handle, int local_leader, MPI_Comm peer_handle, int remote_leader,
@@ -467,15 +554,29 @@ int PMPI_Intercomm_create(MPI_Comm local_handle, int local_leader, MPI_Comm peer
             return mpcrt_mpi_error(peer_handle, fn, MPI_ERR_RANK, "remote leader %d is not in [0, %d)",
                                    remote_leader, peer_size);
     }
-    leader_result_t mine = {MPI_SUCCESS, MPI_COMM_NULL};
-    mpcrt_comm_rendezvous(local, me, &mine);
-    if (me == local_leader) {
-        leader_result_t result = {MPI_SUCCESS, MPI_COMM_NULL};
-        result.rc = leaders_build(local, peer, remote_leader, tag, &result.handle);
-        for (int r = 0; r < size; r++)
-            *(leader_result_t *)local->contributions[r] = result;
+    leader_result_t mine = {MPI_SUCCESS, MPI_COMM_NULL, false, 0, false, NULL};
+    if (!local->local) {
+        mine.rc = create_spanning(local, me, local_leader, peer, remote_leader, tag, &mine);
+    } else {
+        mpcrt_comm_rendezvous(local, me, &mine);
+        if (me == local_leader) {
+            leader_result_t result = {MPI_SUCCESS, MPI_COMM_NULL, false, 0, false, NULL};
+            result.rc = leaders_build(local, peer, remote_leader, tag, 0, &result);
+            for (int r = 0; r < size; r++) {
+                leader_result_t *to = local->contributions[r];
+                *to = result;
+                if (to->remote && r != me)
+                    mpcrt_object_retain(&to->remote->obj);
+            }
+        }
+        mpcrt_comm_rendezvous_done(local);
     }
-    mpcrt_comm_rendezvous_done(local);
+    if (mine.procs && mine.rc == MPI_SUCCESS) { /* this member's own side of the pair */
+        mpcrt_comm_context_skip(mine.base, 2);
+        mine.rc = mpcrt_intercomm_procs_side(local->group, mine.remote, mine.first, mine.base, local, &mine.handle);
+    }
+    if (mine.remote)
+        mpcrt_object_release(&mine.remote->obj);
     if (mine.rc == MPI_ERR_ARG)
         return mpcrt_mpi_error(local_handle, fn, MPI_ERR_ARG, "the local and remote groups overlap");
     if (mine.rc)

@@ -12,9 +12,25 @@ enum { TAG_AGREE = -64 }; /* negative: never a schedule call number (nbc/) nor M
 
 extern _Atomic uint32_t mpcrt_comm_next_context;
 
-int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *all, uint32_t *context)
+uint32_t mpcrt_comm_context_propose(int npairs)
 {
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm), per = nints + 1, rc = MPI_SUCCESS;
+    return atomic_fetch_add_explicit(&mpcrt_comm_next_context, 2u * (uint32_t)npairs, memory_order_relaxed);
+}
+
+void mpcrt_comm_context_skip(uint32_t agreed, int npairs)
+{
+    /* This process never hands out the agreed contexts again (they may not come from its own counter). */
+    uint32_t past = agreed + 2u * (uint32_t)npairs;
+    uint32_t next = atomic_load_explicit(&mpcrt_comm_next_context, memory_order_relaxed);
+    while (next < past && !atomic_compare_exchange_weak_explicit(&mpcrt_comm_next_context, &next, past,
+                                                                 memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, int me, int tag,
+                                 const int *mine, int nints, int *all, int npairs, uint32_t *context)
+{
+    int per = nints + 1, rc = MPI_SUCCESS;
     int *table = malloc(sizeof(int) * (size_t)(per * n));
     mpcrt_request_t **reqs = calloc((size_t)(2 * n), sizeof *reqs);
     mpcrt_datatype_t *ints = mpcrt_datatype_get(MPI_INT);
@@ -24,14 +40,16 @@ int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *
         return MPI_ERR_NO_MEM;
     }
     /* A proposal no process of ours has handed out: taken from this process's counter. */
-    memcpy(table + per * me, mine, sizeof(int) * (size_t)nints);
-    table[per * me + nints] =
-        (int)atomic_fetch_add_explicit(&mpcrt_comm_next_context, 2, memory_order_relaxed);
+    if (nints)
+        memcpy(table + per * me, mine, sizeof(int) * (size_t)nints);
+    table[per * me + nints] = (int)mpcrt_comm_context_propose(npairs);
     for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
         int from = (me - i + n) % n, to = (me + i) % n;
-        rc = mpcrt_p2p_irecv(comm, from, TAG_AGREE, table + per * from, per, ints, &reqs[2 * i]);
+        rc = mpcrt_p2p_irecv(comm, ranks ? ranks[from] : from, tag, table + per * from, per, ints,
+                             &reqs[2 * i]);
         if (rc == MPI_SUCCESS)
-            rc = mpcrt_p2p_isend(comm, to, TAG_AGREE, table + per * me, per, ints, &reqs[2 * i + 1]);
+            rc = mpcrt_p2p_isend(comm, ranks ? ranks[to] : to, tag, table + per * me, per, ints,
+                                 &reqs[2 * i + 1]);
     }
     int wrc = mpcrt_p2p_waitall(reqs, 2 * n);
     free(reqs);
@@ -41,18 +59,19 @@ int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *
     for (int r = 0; r < n; r++) {
         if ((uint32_t)table[per * r + nints] > agreed)
             agreed = (uint32_t)table[per * r + nints];
-        if (all)
+        if (all && nints)
             memcpy(all + nints * r, table + per * r, sizeof(int) * (size_t)nints);
     }
     free(table);
-    /* Every member's process skips past the agreed context, so none hands it out again. */
-    uint32_t next = atomic_load_explicit(&mpcrt_comm_next_context, memory_order_relaxed);
-    while (next < agreed + 2 &&
-           !atomic_compare_exchange_weak_explicit(&mpcrt_comm_next_context, &next, agreed + 2,
-                                                  memory_order_relaxed, memory_order_relaxed))
-        ;
+    mpcrt_comm_context_skip(agreed, npairs);
     *context = agreed;
     return rc;
+}
+
+int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *all, uint32_t *context)
+{
+    return mpcrt_comm_procs_agree_among(comm, NULL, mpcrt_comm_size(comm), mpcrt_comm_rank(comm), TAG_AGREE,
+                                        mine, nints, all, 1, context);
 }
 
 typedef struct {

@@ -81,6 +81,129 @@ static void copy_ints(int *dst, const int *src, int n)
         memcpy(dst, src, sizeof(int) * (size_t)n);
 }
 
+/* ------------------------------------------------------------------ members in several processes */
+
+enum { H_WEIGHTED, H_IN, H_OUT, H_N, H_EDGES, NHEAD };
+
+static void put(int **at, const int *src, int n, bool present)
+{
+    if (present)
+        copy_ints(*at, src, n);
+    *at += present ? n : 0;
+}
+
+/* A member's arguments as one array of ints: a header, then the arrays present. */
+static int *flatten(const dist_args_t *in, int *len)
+{
+    long edges = 0;
+    for (int i = 0; i < in->n; i++)
+        edges += in->degrees[i];
+    int w = in->weighted;
+    long n = NHEAD + (long)in->indegree * (1 + w) + (long)in->outdegree * (1 + w) + 2L * in->n + edges * (1 + w);
+    int *flat = malloc(sizeof(int) * (size_t)n), *at = flat + NHEAD;
+    if (!flat)
+        return NULL;
+    flat[H_WEIGHTED] = w;
+    flat[H_IN] = in->indegree;
+    flat[H_OUT] = in->outdegree;
+    flat[H_N] = in->n;
+    flat[H_EDGES] = (int)edges;
+    put(&at, in->sources, in->indegree, true);
+    put(&at, in->source_weights, in->indegree, w);
+    put(&at, in->dests, in->outdegree, true);
+    put(&at, in->dest_weights, in->outdegree, w);
+    put(&at, in->general_sources, in->n, true);
+    put(&at, in->degrees, in->n, true);
+    put(&at, in->destinations, (int)edges, true);
+    put(&at, in->weights, (int)edges, w);
+    *len = (int)n;
+    return flat;
+}
+
+static const int *take(const int **at, int n, bool present)
+{
+    const int *p = *at;
+    *at += present ? n : 0;
+    return present ? p : NULL;
+}
+
+int mpcrt_topo_dist_gather(MPI_Comm made, const void *contribution, void ***all, void **storage)
+{
+    int n, len = 0, rc;
+    PMPI_Comm_size(made, &n);
+    int *flat = flatten(contribution, &len);
+    int *lens = malloc(sizeof(int) * (size_t)n), *displs = malloc(sizeof(int) * (size_t)n);
+    dist_args_t *args = calloc((size_t)n, sizeof *args);
+    *all = calloc((size_t)n, sizeof(void *));
+    *storage = NULL;
+    if (!flat || !lens || !displs || !args || !*all) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    if ((rc = PMPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, made)))
+        goto out;
+    long total = 0;
+    for (int r = 0; r < n; r++) {
+        displs[r] = (int)total;
+        total += lens[r];
+    }
+    int *buf = malloc(sizeof(int) * (size_t)(total + 1));
+    if (!buf) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    if ((rc = PMPI_Allgatherv(flat, len, MPI_INT, buf, lens, displs, MPI_INT, made))) {
+        free(buf);
+        goto out;
+    }
+    for (int r = 0; r < n; r++) {
+        const int *h = buf + displs[r], *at = h + NHEAD;
+        dist_args_t *a = &args[r];
+        int w = h[H_WEIGHTED];
+        a->weighted = w;
+        a->indegree = h[H_IN];
+        a->outdegree = h[H_OUT];
+        a->n = h[H_N];
+        a->sources = take(&at, a->indegree, true);
+        a->source_weights = take(&at, a->indegree, w);
+        a->dests = take(&at, a->outdegree, true);
+        a->dest_weights = take(&at, a->outdegree, w);
+        a->general_sources = take(&at, a->n, true);
+        a->degrees = take(&at, a->n, true);
+        a->destinations = take(&at, h[H_EDGES], true);
+        a->weights = take(&at, h[H_EDGES], w);
+        (*all)[r] = a;
+    }
+    /* One allocation for the caller to free: the argument records, then the ints they point to. */
+    dist_args_t *keep = realloc(args, sizeof *args * (size_t)n + sizeof(int) * (size_t)(total + 1));
+    if (!keep) {
+        free(buf);
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    args = keep;
+    int *ints = (int *)(args + n);
+    memcpy(ints, buf, sizeof(int) * (size_t)(total + 1));
+    for (int r = 0; r < n; r++) { /* rebase the pointers from buf into the kept copy */
+        dist_args_t *a = &args[r];
+        const int **fields[] = {&a->sources, &a->source_weights, &a->dests, &a->dest_weights,
+                                &a->general_sources, &a->degrees, &a->destinations, &a->weights};
+        for (size_t f = 0; f < sizeof fields / sizeof *fields; f++)
+            if (*fields[f])
+                *fields[f] = ints + (*fields[f] - buf);
+        (*all)[r] = a;
+    }
+    free(buf);
+    *storage = args;
+    args = NULL;
+out:
+    free(flat);
+    free(lens);
+    free(displs);
+    free(args);
+    return rc;
+}
+
 static mpcrt_topo_t *build_adjacent(mpcrt_comm_t *made, void **contributions, const void *arg)
 {
     (void)arg;

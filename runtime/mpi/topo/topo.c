@@ -70,6 +70,21 @@ int mpcrt_topo_create(const char *fn, MPI_Comm old, int color, int key, void *co
         return rc;
     mpcrt_comm_t *made = mpcrt_comm_get(*newcomm);
     int me = mpcrt_comm_rank(made);
+    if (!made->local) {
+        /* Members in several processes, each with its own object: each builds its own copy of the
+         * topology, from every member's contribution gathered by messages (distributed graphs). */
+        void **all = NULL, *storage = NULL;
+        int rc2 = contribution ? mpcrt_topo_dist_gather(*newcomm, contribution, &all, &storage) : MPI_SUCCESS;
+        if (rc2 == MPI_SUCCESS)
+            made->topo = (mpcrt_object_t *)build(made, all, arg);
+        free(all);
+        free(storage);
+        if (!made->topo) {
+            PMPI_Comm_free(newcomm);
+            return mpcrt_mpi_error(old, fn, rc2 ? rc2 : MPI_ERR_NO_MEM, "cannot build the topology");
+        }
+        return MPI_SUCCESS;
+    }
     mpcrt_comm_rendezvous(made, me, contribution);
     if (me == 0)
         made->topo = (mpcrt_object_t *)build(made, made->contributions, arg); /* NULL: out of memory */

@@ -20,6 +20,10 @@ typedef mpcrt_topo_t *(*mpcrt_topo_build_fn)(mpcrt_comm_t *made, void **contribu
  * MPI_UNDEFINED to get MPI_COMM_NULL) and `key` as to MPI_Comm_split; then the members of the new
  * communicator meet, its member 0 runs `build` with every member's `contribution` and `arg`, and the
  * topology is attached before anyone returns. Returns an MPI error class (already raised). */
+/* Distributed graphs on a communicator whose members live in several processes (dist_graph.c): every
+ * member's contribution (its arguments), gathered by messages on `made`; *all (by rank) points into
+ * *storage; the caller frees both. Returns an MPI error class. */
+int mpcrt_topo_dist_gather(MPI_Comm made, const void *contribution, void ***all, void **storage);
 int mpcrt_topo_create(const char *fn, MPI_Comm old, int color, int key, void *contribution,
                       mpcrt_topo_build_fn build, const void *arg, MPI_Comm *newcomm);
 
