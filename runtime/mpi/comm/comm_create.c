@@ -128,8 +128,10 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
     }
     int me = mpcrt_comm_rank(comm);
     if (!comm->local) { /* members in several processes: a split by membership, in the group's order */
-        int in = mpcrt_group_rank_of(group, mpcrt_mpi_world_rank());
-        rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : 0, in, false, newcomm);
+        /* Members may give different, disjoint groups (MPI 4.0 section 7.4.2): a group is named by its first
+         * member's world rank. */
+        int in = group->size ? mpcrt_group_rank_of(group, mpcrt_mpi_world_rank()) : MPI_UNDEFINED;
+        rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : group->world[0], in, false, newcomm);
         return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
     }
     create_entry_t mine = {group, {MPI_SUCCESS, MPI_COMM_NULL}};

@@ -51,6 +51,29 @@ static int set_hints(mpcrt_comm_t *made, const mpcrt_info_t *info)
     return (made->members[me].hints = mpcrt_info_new(info)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+/* Members in several processes: they agree on contexts by messages between their MPI_COMM_WORLD ranks (on
+ * its collective context; the tag is made from the string tag, negative: apart from the library's other
+ * messages), over `first` then `second` (NULL for one group), the caller being number my_index. */
+static int agree_procs(mpcrt_group_t *first, mpcrt_group_t *second, int my_index, const char *stringtag,
+                       uint32_t *context)
+{
+    int n = first->size + (second ? second->size : 0);
+    int *ranks = malloc(sizeof(int) * (size_t)n);
+    if (!ranks)
+        return MPI_ERR_NO_MEM;
+    memcpy(ranks, first->world, sizeof(int) * (size_t)first->size);
+    if (second)
+        memcpy(ranks + first->size, second->world, sizeof(int) * (size_t)second->size);
+    uint32_t h = 2166136261u; /* FNV-1a of the string tag */
+    for (const char *c = stringtag; *c; c++)
+        h = (h ^ (uint8_t)*c) * 16777619u;
+    int tag = -(1 << 22) - (int)(h & 0xfffff) - (second ? 1 << 20 : 0);
+    int rc = mpcrt_comm_procs_agree_among(mpcrt_comm_get(MPI_COMM_WORLD), ranks, n, my_index, tag, NULL, 0, NULL,
+                                          second ? 2 : 1, context);
+    free(ranks);
+    return rc;
+}
+
 int PMPI_Comm_create_from_group(MPI_Group group_handle, const char *stringtag, MPI_Info info_handle,
                                 MPI_Errhandler eh_handle, MPI_Comm *newcomm)
 {
@@ -71,6 +94,20 @@ int PMPI_Comm_create_from_group(MPI_Group group_handle, const char *stringtag, M
             return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_GROUP,
                                    "the caller is not a member of the group");
         *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    if (!mpcrt_group_is_local(group)) {
+        uint32_t context;
+        MPI_Comm made_handle = MPI_COMM_NULL;
+        rc = agree_procs(group, NULL, me, stringtag, &context);
+        mpcrt_comm_t *made = rc ? NULL : mpcrt_comm_create_private(group, context);
+        if (made)
+            set_errhandler(made, me, eh);
+        if (rc == MPI_SUCCESS && (rc = mpcrt_comm_publish(made, &made_handle)) == MPI_SUCCESS)
+            rc = set_hints(made, info);
+        if (rc)
+            return mpcrt_mpi_error(MPI_COMM_NULL, fn, rc, "cannot create the communicator");
+        *newcomm = made_handle;
         return MPI_SUCCESS;
     }
     from_entry_t mine = {eh, {MPI_SUCCESS, MPI_COMM_NULL}};
@@ -105,6 +142,33 @@ typedef struct {
     mpcrt_creation_t result;
 } groups_entry_t;
 
+/* In one process: the meeting's member 0 (a member of `first`, its local group) builds the pair for all. */
+static void meet_groups(mpcrt_meeting_t *m, mpcrt_group_t *first, mpcrt_group_t *second, int n, int my_index)
+{
+    if (my_index != 0)
+        return;
+    int rc;
+    groups_entry_t **all = (groups_entry_t **)mpcrt_meeting_contributions(m);
+    MPI_Comm handles[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    rc = MPI_SUCCESS;
+    mpcrt_group_t *overlap = NULL;
+    if (mpcrt_group_intersection(first, second, &overlap))
+        rc = MPI_ERR_NO_MEM;
+    else if (overlap->size > 0)
+        rc = MPI_ERR_GROUP; /* the two groups must be disjoint */
+    if (overlap)
+        mpcrt_object_release(&overlap->obj);
+    if (rc == MPI_SUCCESS)
+        rc = mpcrt_intercomm_build(first, second, handles);
+    for (int i = 0; i < n; i++) {
+        int side = i < first->size ? 0 : 1;
+        if (rc == MPI_SUCCESS)
+            set_errhandler(mpcrt_comm_get(handles[side]), all[i]->local_rank, all[i]->errhandler);
+        all[i]->result.rc = rc;
+        all[i]->result.handle = rc ? MPI_COMM_NULL : handles[side];
+    }
+}
+
 int PMPI_Intercomm_create_from_groups(MPI_Group local_handle, int local_leader, MPI_Group remote_handle,
                                       int remote_leader, const char *stringtag, MPI_Info info_handle,
                                       MPI_Errhandler eh_handle, MPI_Comm *newintercomm)
@@ -137,35 +201,37 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_handle, int local_leader, 
     memcpy(both + first->size, second->world, sizeof(int) * (size_t)second->size);
     groups_entry_t mine = {eh, me, local, remote, {MPI_SUCCESS, MPI_COMM_NULL}};
     int my_index = local_first ? me : first->size + me;
+    if (!mpcrt_group_is_local(first) || !mpcrt_group_is_local(second)) {
+        free(both);
+        mpcrt_group_t *overlap = NULL;
+        if (mpcrt_group_intersection(first, second, &overlap))
+            rc = MPI_ERR_NO_MEM;
+        else if (overlap->size > 0)
+            rc = MPI_ERR_GROUP; /* every member sees it: the groups are the same everywhere */
+        if (overlap)
+            mpcrt_object_release(&overlap->obj);
+        uint32_t context;
+        if (rc == MPI_SUCCESS)
+            rc = agree_procs(first, second, my_index, stringtag, &context);
+        if (rc == MPI_SUCCESS)
+            rc = mpcrt_intercomm_procs_side(local, remote, local_first, context, NULL, &mine.result.handle);
+        if (rc == MPI_SUCCESS) {
+            mpcrt_comm_t *made = mpcrt_comm_get(mine.result.handle);
+            set_errhandler(made, me, eh);
+            rc = set_hints(made, info);
+        }
+        mine.result.rc = rc;
+    } else {
     mpcrt_meeting_t *m =
         mpcrt_meeting_join(MPCRT_MEETING_FROM_GROUPS, 0, stringtag, both, n, my_index, &mine);
     free(both);
     if (!m)
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_NO_MEM, "cannot meet the groups' members");
-    if (my_index == 0) { /* a member of `first`, which is its local group */
-        groups_entry_t **all = (groups_entry_t **)mpcrt_meeting_contributions(m);
-        MPI_Comm handles[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
-        rc = MPI_SUCCESS;
-        mpcrt_group_t *overlap = NULL;
-        if (mpcrt_group_intersection(first, second, &overlap))
-            rc = MPI_ERR_NO_MEM;
-        else if (overlap->size > 0)
-            rc = MPI_ERR_GROUP; /* the two groups must be disjoint */
-        if (overlap)
-            mpcrt_object_release(&overlap->obj);
-        if (rc == MPI_SUCCESS)
-            rc = mpcrt_intercomm_build(first, second, handles);
-        for (int i = 0; i < n; i++) {
-            int side = i < first->size ? 0 : 1;
-            if (rc == MPI_SUCCESS)
-                set_errhandler(mpcrt_comm_get(handles[side]), all[i]->local_rank, all[i]->errhandler);
-            all[i]->result.rc = rc;
-            all[i]->result.handle = rc ? MPI_COMM_NULL : handles[side];
-        }
-    }
+    meet_groups(m, first, second, n, my_index);
     mpcrt_meeting_leave(m);
     if (mine.result.rc == MPI_SUCCESS)
         mine.result.rc = set_hints(mpcrt_comm_get(mine.result.handle), info);
+    }
     if (mine.result.rc == MPI_ERR_GROUP)
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_GROUP, "the local and remote groups overlap");
     if (mine.result.rc)

@@ -9,6 +9,7 @@
 #include "comm_internal.h"
 #include "../attr/attr.h"
 #include "../info/info.h"
+#include "../nbc/nbc.h"
 #include "../pt2pt/pt2pt.h"
 
 #include <stdlib.h>
@@ -26,6 +27,9 @@ typedef struct {
     int rc;
     MPI_Comm made;
     bool finished; /* the member's local part has run */
+    /* Members in several processes: every member's context proposal, by rank in the meeting
+     * communicator (the bridge for a pair), exchanged by a schedule (runtime/mpi/nbc). */
+    int *proposals;
 } idup_entry_t;
 
 typedef struct idup_round {
@@ -108,6 +112,80 @@ static void build(mpcrt_comm_t *meet, idup_round_t *round)
     free(round);
 }
 
+/* Members in several processes, when the exchange has completed: the largest proposal wins, and this member
+ * builds its own object of the duplicate (and of its bridge for a pair). */
+static void build_procs(idup_entry_t *e)
+{
+    mpcrt_comm_t *parent = e->parent, *meet = parent->bridge ? parent->bridge : parent;
+    int n = mpcrt_comm_size(meet), npairs = parent->remote_group ? 2 : 1;
+    if (e->req->status.MPI_ERROR != MPI_SUCCESS) {
+        e->rc = e->req->status.MPI_ERROR;
+        return;
+    }
+    uint32_t agreed = 0;
+    for (int r = 0; r < n; r++)
+        if ((uint32_t)e->proposals[r] > agreed)
+            agreed = (uint32_t)e->proposals[r];
+    mpcrt_comm_context_skip(agreed, npairs);
+    if (parent->remote_group) {
+        e->rc = mpcrt_intercomm_procs_side(parent->group, parent->remote_group, mpcrt_intercomm_side(parent) == 0,
+                                           agreed, parent, &e->made);
+        return;
+    }
+    mpcrt_comm_t *made = mpcrt_comm_create_private(parent->group, agreed);
+    if (made) {
+        mpcrt_comm_inherit(made, parent);
+        if (parent->topo) {
+            mpcrt_object_retain(parent->topo);
+            made->topo = parent->topo;
+        }
+    }
+    e->rc = mpcrt_comm_publish(made, &e->made);
+}
+
+/* Members in several processes: each sends its proposal to every other member (both groups of a pair) in
+ * a schedule on the parent (one collective call number), whose completion completes the request. */
+static int start_procs(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, idup_entry_t *e, void *fresh)
+{
+    free(fresh);
+    mpcrt_comm_t *meet = comm->bridge ? comm->bridge : comm;
+    int n = mpcrt_comm_size(meet), me = mpcrt_comm_rank(meet);
+    int nlocal = mpcrt_comm_size(comm);
+    mpcrt_datatype_t *ints = mpcrt_datatype_get(MPI_INT);
+    mpcrt_nbc_t *s = (e->proposals = malloc(sizeof(int) * (size_t)n)) ? mpcrt_nbc_new(comm) : NULL;
+    if (!s) {
+        e->rc = MPI_ERR_NO_MEM;
+        mpcrt_request_complete(e->req);
+        mpcrt_object_release(&e->req->obj);
+        free(e->proposals);
+        e->proposals = NULL;
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_NO_MEM, "no memory for the duplicate");
+    }
+    e->proposals[me] = (int)mpcrt_comm_context_propose(comm->remote_group ? 2 : 1);
+    for (int i = 0; i < nlocal; i++) {
+        int peer = mpcrt_nbc_local(s, i);
+        if (peer == me)
+            continue;
+        mpcrt_nbc_send(s, &e->proposals[me], 1, ints, peer, 0);
+        mpcrt_nbc_recv(s, &e->proposals[peer], 1, ints, peer, 0);
+    }
+    for (int j = 0; comm->remote_group && j < comm->remote_group->size; j++) {
+        int peer = mpcrt_nbc_remote(s, j);
+        mpcrt_nbc_send(s, &e->proposals[me], 1, ints, peer, 0);
+        mpcrt_nbc_recv(s, &e->proposals[peer], 1, ints, peer, 0);
+    }
+    int rc = mpcrt_nbc_start_child(s, e->req);
+    if (rc) {
+        e->rc = rc;
+        free(e->proposals);
+        e->proposals = NULL;
+        mpcrt_request_complete(e->req);
+        mpcrt_object_release(&e->req->obj);
+        return mpcrt_mpi_error(handle, fn, rc, "no memory for the duplicate");
+    }
+    return MPI_SUCCESS;
+}
+
 /* The member's local part, when it completes its request: its handle, hints and attributes (as
  * MPI_Comm_dup does them, member by member). */
 static int finish_member(void *extra_state, MPI_Status *status)
@@ -118,6 +196,10 @@ static int finish_member(void *extra_state, MPI_Status *status)
     mpcrt_status_set_bytes(status, 0);
     if (!e->finished) {
         e->finished = true;
+        if (e->proposals) {
+            build_procs(e);
+            mpcrt_object_release(&e->req->obj); /* the schedule's completion no longer touches it */
+        }
         if (e->rc == MPI_SUCCESS) {
             mpcrt_comm_t *made = mpcrt_comm_get(e->made);
             int me = mpcrt_comm_rank(made);
@@ -143,6 +225,7 @@ static int free_entry(void *extra_state)
     idup_entry_t *e = extra_state;
     mpcrt_object_release(&e->parent->obj);
     mpcrt_info_release(e->info);
+    free(e->proposals);
     free(e);
     return MPI_SUCCESS;
 }
@@ -187,18 +270,8 @@ static int idup(const char *fn, MPI_Comm handle, MPI_Comm *newcomm, MPI_Request 
     req->free_fn = free_entry;
     req->extra_state = e;
 
-    if (!meet->local) {
-        /* Members in several processes: the duplicate is agreed by messages at once (blocking for this
-         * member until every member has begun its idup: members begin their collective calls on a
-         * communicator in the same order, so this cannot wait on a later call of another member). */
-        MPI_Comm made = MPI_COMM_NULL;
-        e->rc = comm->remote_group ? mpcrt_intercomm_dup(comm, &made) : mpcrt_comm_procs_split(comm, 0, me, true, &made);
-        e->made = e->rc ? MPI_COMM_NULL : made;
-        free(fresh);
-        mpcrt_request_complete(req);
-        mpcrt_object_release(&req->obj);
-        return MPI_SUCCESS;
-    }
+    if (!meet->local) /* members in several processes: the agreement runs as a schedule */
+        return start_procs(fn, handle, comm, e, fresh);
     mpcrt_spin_lock(&pending->lock);
     uint32_t seq = pending->issued[my_meet_rank]++;
     idup_round_t **link = &pending->rounds;

@@ -339,6 +339,24 @@ static int restart(mpcrt_request_t *req)
     return MPI_SUCCESS;
 }
 
+int mpcrt_nbc_start_child(mpcrt_nbc_t *s, mpcrt_request_t *parent)
+{
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_COLL);
+    if (!req) {
+        mpcrt_nbc_free(s);
+        return MPI_ERR_NO_MEM;
+    }
+    req->coll = s;
+    req->coll_release = release_sched;
+    req->coll_start = restart;
+    req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
+    s->req = req;
+    mpcrt_request_adopt(parent, req); /* before it starts: its completion completes the parent */
+    req->active = true;
+    start(s);
+    return MPI_SUCCESS;
+}
+
 int mpcrt_nbc_request(mpcrt_nbc_t *s, bool persistent, mpcrt_request_t **out)
 {
     mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_COLL);

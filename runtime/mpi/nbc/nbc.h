@@ -104,6 +104,10 @@ int mpcrt_nbc_run(mpcrt_nbc_t *s);
  * reused by every start). The request owns s. Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then freed). */
 int mpcrt_nbc_request(mpcrt_nbc_t *s, bool persistent, mpcrt_request_t **out);
 
+/* Starts s non-blocking as the child of a composite or generalized request, which completes when s does
+ * (its reference is the parent's). Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then freed). */
+int mpcrt_nbc_start_child(mpcrt_nbc_t *s, mpcrt_request_t *parent);
+
 /* Events handled by one pass over the active schedules (the progress hook). */
 int mpcrt_nbc_progress(void);
 
