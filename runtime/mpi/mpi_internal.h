@@ -22,6 +22,8 @@ typedef struct {
     bool initialized; /* the World Model: MPI_Init ... MPI_Finalize */
     bool finalized;
     _Atomic int sessions; /* the Sessions Model: sessions initialized and not finalized (core/session.c) */
+    bool used_sessions;   /* some session was initialized (a rank of the Sessions Model only leaves the job
+                           * when its ULT ends: core/env.c) */
     int provided;
     mpcrt_match_t *match; /* this rank's receive queues (pt2pt/match.c) */
     void *bsend_buffer;   /* MPI_Buffer_attach */

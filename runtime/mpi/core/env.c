@@ -23,6 +23,28 @@ static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t singleton_main_thread;
 static _Atomic int ranks_initialized;
 
+/* The last rank of the process to be done with MPI leaves the job: the launcher then knows the process
+ * ended cleanly. */
+static void leave_job(void)
+{
+    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == mpcrt_mpi_process.nranks - 1) {
+        mpcrt_remote_flush();
+        mpcrt_wireup_finalize();
+    }
+}
+
+/* A rank of the Sessions Model alone (sessions, never MPI_Init) is done with MPI when its main function
+ * returns with every session finalized: it leaves the job then (there is no MPI_Finalize to do it). */
+static void rank_exit_hook(mpcrt_ult_t *ult)
+{
+    if (mpcrt_ult_kind(ult) != MPCRT_ULT_RANK)
+        return;
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    if (self && !self->initialized && self->used_sessions &&
+        atomic_load_explicit(&self->sessions, memory_order_relaxed) == 0)
+        leave_job();
+}
+
 int mpcrt_mpi_process_init(void)
 {
     if (atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_acquire))
@@ -53,6 +75,8 @@ int mpcrt_mpi_process_init(void)
                     mpcrt_wireup_proc());
             rc = MPI_ERR_INTERN;
         }
+        if (rc == MPI_SUCCESS && mpcrt_ult_self())
+            mpcrt_sched_add_ult_exit_hook(rank_exit_hook);
         if (rc == MPI_SUCCESS)
             atomic_store_explicit(&mpcrt_mpi_process.ready, true, memory_order_release);
     }
@@ -157,13 +181,8 @@ int PMPI_Finalize(void)
     rc = mpcrt_mpi_world_barrier();
     mpcrt_mpi_self()->finalized = true;
     fflush(stdout);
-    /* The last rank of the process leaves the job: the launcher then knows it ended cleanly. After the
-     * barrier no peer sends to this process any more. */
-    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) ==
-        mpcrt_mpi_process.nranks - 1) {
-        mpcrt_remote_flush();
-        mpcrt_wireup_finalize();
-    }
+    /* After the barrier no peer sends to this process any more. */
+    leave_job();
     return rc;
 }
 MPCRT_PMPI_ALIAS(Finalize)

@@ -82,6 +82,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         mpcrt_object_release(&s->obj);
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_NO_MEM, "no memory for a session handle");
     }
+    mpcrt_mpi_self()->used_sessions = true;
     atomic_fetch_add_explicit(&mpcrt_mpi_self()->sessions, 1, memory_order_relaxed);
     *session = handle;
     return MPI_SUCCESS;
