@@ -4,6 +4,7 @@ list(APPEND MPI_SOURCES
   mpi/core/handle.c
   mpi/core/memory.c
   mpi/core/session.c
+  mpi/core/vpcache.c
   mpi/datatype/address.c
   mpi/datatype/api_create.c
   mpi/datatype/api_pack.c

@@ -124,8 +124,10 @@ void mpcrt_sched_finalize(void)
             mpcrt_stack_free(&stack);
         }
     }
-    if (caller_is_vp0)
+    if (caller_is_vp0) {
         mpcrt_tls_vp = NULL;
+        mpcrt_tls_vp_index = -1;
+    }
     free(mpcrt_sched.vps);
     mpcrt_sched.vps = NULL;
     mpcrt_sched.nvps = 0;

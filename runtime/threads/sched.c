@@ -18,6 +18,7 @@
 mpcrt_sched_t mpcrt_sched;
 __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
 __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec"))) = -1;
+__thread int mpcrt_tls_vp_index __attribute__((tls_model("initial-exec"))) = -1;
 
 /* The privatization slots of DESIGN.md §5, read by code compiled with -fmpc-privatize. */
 __attribute__((visibility("default"))) __thread intptr_t __mpc_priv_delta __attribute__((tls_model("initial-exec")));

@@ -75,7 +75,12 @@ mpcrt_ult_kind_t mpcrt_ult_kind(const mpcrt_ult_t *ult);
 int mpcrt_ult_rank(const mpcrt_ult_t *ult); /* -1 if none */
 void mpcrt_ult_set_rank(mpcrt_ult_t *ult, int rank);
 int mpcrt_ult_vp(const mpcrt_ult_t *ult);
-int mpcrt_self_vp(void); /* index of the calling VP, -1 on a non-VP kernel thread */
+/* Index of the calling VP, -1 on a non-VP kernel thread. Inline (a TLS): per-VP caches ask on every call. */
+extern __thread int mpcrt_tls_vp_index __attribute__((tls_model("initial-exec")));
+static inline int mpcrt_self_vp(void)
+{
+    return mpcrt_tls_vp_index;
+}
 /* Rank of the running ULT, or of the rank whose pthread this is; else -1. Inline (a TLS the switch keeps):
  * the MPI layer asks on every call. */
 extern __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec")));

@@ -211,11 +211,6 @@ int mpcrt_ult_vp(const mpcrt_ult_t *u) { return atomic_load_explicit(&u->home, m
 void *mpcrt_ult_slot(const mpcrt_ult_t *u, int slot) { return u->slots[slot]; }
 void mpcrt_ult_set_slot(mpcrt_ult_t *u, int slot, void *value) { u->slots[slot] = value; }
 
-int mpcrt_self_vp(void)
-{
-    mpcrt_vp_t *vp = mpcrt_tls_vp;
-    return vp ? vp->id : -1;
-}
 
 
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *u, intptr_t task_delta, intptr_t ult_delta)

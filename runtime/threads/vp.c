@@ -96,6 +96,7 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
 static void enter_vp(mpcrt_vp_t *vp)
 {
     mpcrt_tls_vp = vp;
+    mpcrt_tls_vp_index = vp->id;
 #if defined(__SANITIZE_THREAD__)
     vp->native.tsan_fiber = __tsan_get_current_fiber();
 #endif
@@ -112,6 +113,7 @@ static void *vp_thread_main(void *arg)
     enter_vp(vp);
     mpcrt_vp_idle_loop(vp, NULL, NULL);
     mpcrt_tls_vp = NULL;
+    mpcrt_tls_vp_index = -1;
     return NULL;
 }
 

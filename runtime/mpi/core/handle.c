@@ -2,6 +2,7 @@
  * no lock, and a LIFO free list of indices under a per-kind lock for registration and release. */
 #include "handle.h"
 #include "../../threads/sched.h"
+#include "vpcache.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,12 +11,12 @@ mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
 
 #define NO_INDEX UINT32_MAX
 
-/* Allocation state of one kind; only touched under `lock`, except `live` (read without it). */
+/* Allocation state of one kind; only touched under `lock`. Request indices also sit in per-VP stashes
+ * (vpcache.h), outside the free list: requests come and go with every non-blocking call. */
 typedef struct {
     mpcrt_mutex_t lock;
     uint32_t free_head;            /* stack of released indices, linked through the chunks' next_free */
     uint32_t next_unused;          /* indices below this one have been handed out at least once */
-    _Atomic long live;
 } kind_state_t;
 
 static kind_state_t kinds[MPCRT_OBJ_NKINDS];
@@ -85,15 +86,16 @@ int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
     mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
     kind_state_t *s = &kinds[kind];
     uint32_t index;
-    mpcrt_mutex_lock(&s->lock);
-    int rc = take_index(t, s, &index);
-    mpcrt_mutex_unlock(&s->lock);
-    if (rc != 0)
-        return rc;
+    if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
+        mpcrt_mutex_lock(&s->lock);
+        int rc = take_index(t, s, &index);
+        mpcrt_mutex_unlock(&s->lock);
+        if (rc != 0)
+            return rc;
+    }
     int h = mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, (mpcrt_obj_kind_t)kind, index);
     if (obj->handle == 0)
         obj->handle = h; /* first handle: the object is not visible to anyone else yet */
-    atomic_fetch_add_explicit(&s->live, 1, memory_order_relaxed);
     /* release: whoever looks the handle up sees the object fully initialized. */
     atomic_store_explicit(&chunk_of(t, index)->slots[slot_of(index)], obj, memory_order_release);
     *handle = h;
@@ -131,12 +133,13 @@ int mpcrt_handle_free(mpcrt_obj_kind_t kind, int handle)
     mpcrt_object_t *obj = atomic_exchange_explicit(&chunk->slots[slot_of(index)], NULL, memory_order_acq_rel);
     if (!obj)
         return -EINVAL;
-    kind_state_t *s = &kinds[kind];
-    mpcrt_mutex_lock(&s->lock);
-    chunk->next_free[slot_of(index)] = s->free_head;
-    s->free_head = index;
-    mpcrt_mutex_unlock(&s->lock);
-    atomic_fetch_sub_explicit(&s->live, 1, memory_order_relaxed);
+    if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_give_index(index)) {
+        kind_state_t *s = &kinds[kind];
+        mpcrt_mutex_lock(&s->lock);
+        chunk->next_free[slot_of(index)] = s->free_head;
+        s->free_head = index;
+        mpcrt_mutex_unlock(&s->lock);
+    }
     mpcrt_object_release(obj);
     return 0;
 }
@@ -151,5 +154,16 @@ long mpcrt_handle_count(mpcrt_obj_kind_t kind)
 {
     if (!valid_kind(kind))
         return 0;
-    return atomic_load_explicit(&kinds[kind].live, memory_order_relaxed);
+    /* Counted, not tracked: a shared counter would bounce between cores on every registration. */
+    mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
+    kind_state_t *s = &kinds[kind];
+    mpcrt_mutex_lock(&s->lock);
+    uint32_t end = s->next_unused;
+    mpcrt_mutex_unlock(&s->lock);
+    long live = 0;
+    for (uint32_t index = 0; index < end; index++) {
+        mpcrt_handle_chunk_t *chunk = chunk_of(t, index);
+        live += chunk && atomic_load_explicit(&chunk->slots[slot_of(index)], memory_order_relaxed) != NULL;
+    }
+    return live;
 }

@@ -1,6 +1,7 @@
 /* Per-receiver matching and the same-process protocols (see pt2pt.h). Lock order: one receiver's match
  * lock at a time, never held while copying user data or waking anyone. */
 #include "pt2pt.h"
+#include "../core/vpcache.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ typedef struct message {
     MPI_Count bytes;
     mpcrt_request_t *send; /* descriptor of a large or synchronous send; NULL: the data is in `data` */
     mpcrt_remote_rts_t *remote; /* rendezvous request from another process (its data stays there) */
+    bool cell; /* from the per-VP cell cache (small eager messages), else from malloc */
     char data[];
 } message_t;
 
@@ -280,6 +282,23 @@ void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Cou
     mpcrt_request_complete(recv);
 }
 
+static message_t *alloc_message(size_t data_bytes)
+{
+    bool cell = sizeof(message_t) + data_bytes <= MPCRT_VPCACHE_CELL_BYTES;
+    message_t *msg = cell ? mpcrt_vpcache_alloc(MPCRT_VPCACHE_CELL) : malloc(sizeof *msg + data_bytes);
+    if (msg)
+        msg->cell = cell;
+    return msg;
+}
+
+static void free_message(message_t *msg)
+{
+    if (msg->cell)
+        mpcrt_vpcache_free(MPCRT_VPCACHE_CELL, msg);
+    else
+        free(msg);
+}
+
 /* A matched unexpected message meets its receive: the receiver's single copy. */
 static void deliver(message_t *msg, mpcrt_request_t *recv)
 {
@@ -287,7 +306,7 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
     if (msg->remote) {
         mpcrt_remote_pull(msg->remote, recv);
         free(msg->remote);
-        free(msg);
+        free_message(msg);
         return;
     }
     if (msg->send) {
@@ -302,7 +321,7 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
             mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, msg->data);
     }
     mpcrt_pt2pt_finish_recv(recv, msg->source, msg->tag, msg->bytes, copied);
-    free(msg);
+    free_message(msg);
 }
 
 static mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
@@ -370,7 +389,7 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     bin_t *bin = find_bin(m, send->context, me, true);
     if (!eager) {
         /* Large or synchronous: leave a descriptor; the receiver copies from our buffer when it matches. */
-        message_t *msg = bin ? malloc(sizeof *msg) : NULL;
+        message_t *msg = bin ? alloc_message(0) : NULL;
         if (msg) {
             describe_message(msg, bin, send, me, bytes, false);
             enqueue_unexpected(bin, msg);
@@ -382,9 +401,8 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
 
     /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
      * may have been posted meanwhile). */
-    message_t *msg = malloc(sizeof *msg + (size_t)bytes);
-    if (!msg || !bin) {
-        free(msg);
+    message_t *msg = bin ? alloc_message((size_t)bytes) : NULL;
+    if (!msg) {
         return MPI_ERR_NO_MEM;
     }
     if (bytes)
@@ -515,7 +533,7 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
      * under the lock so that a receive posted meanwhile cannot overtake this message. */
     bin_t *bin = find_bin(m, in->context, in->source, true);
     size_t extra = in->eager_data ? (size_t)in->bytes : 0;
-    message_t *msg = bin ? malloc(sizeof *msg + extra) : NULL;
+    message_t *msg = bin ? alloc_message(extra) : NULL;
     mpcrt_remote_rts_t *rts = msg && !in->eager_data ? malloc(sizeof *rts) : NULL;
     if (!msg || (!in->eager_data && !rts)) {
         mpcrt_spin_unlock(&m->lock);

@@ -1,5 +1,6 @@
 /* Requests: creation, completion (publish then wake the owner) and waiting through the scheduler. */
 #include "pt2pt.h"
+#include "../core/vpcache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +32,12 @@ static void destroy_request(mpcrt_object_t *obj)
         if (req->children[i])
             mpcrt_object_release(&req->children[i]->obj);
     free(req->owned_buffer);
-    free(req);
+    mpcrt_vpcache_free(MPCRT_VPCACHE_REQUEST, req);
 }
 
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 {
-    mpcrt_request_t *req = aligned_alloc(_Alignof(mpcrt_request_t), sizeof *req);
+    mpcrt_request_t *req = mpcrt_vpcache_alloc(MPCRT_VPCACHE_REQUEST);
     if (!req)
         return NULL;
     memset(req, 0, sizeof *req);

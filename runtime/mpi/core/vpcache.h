@@ -1,0 +1,32 @@
+/* Per-VP caches of fixed-size blocks for the objects the message path creates and frees by the million
+ * (requests, eager cells): malloc's locks and consolidation were 40 % of a small-message stream. A block
+ * freed on one VP goes to that VP's cache (bounded), so a stream between two cores moves blocks from the
+ * sender's cache to the receiver's and back through malloc only past the bound. Only code running on a VP
+ * uses its cache (ULTs of a VP never run at once, and nothing here yields); kernel threads that are no
+ * VP's, and sanitizer builds (so that ASan still sees every use after free), go to malloc directly. */
+#ifndef MPCRT_MPI_CORE_VPCACHE_H
+#define MPCRT_MPI_CORE_VPCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    MPCRT_VPCACHE_REQUEST, /* mpcrt_request_t */
+    MPCRT_VPCACHE_CELL, /* an eager cell: a message header and its bytes, MPCRT_VPCACHE_CELL_BYTES in all */
+    MPCRT_VPCACHE_NCLASSES
+} mpcrt_vpcache_class_t;
+
+enum { MPCRT_VPCACHE_CELL_BYTES = 256 };
+
+/* An uninitialized block of the class's size, aligned to a cache line; NULL when out of memory. */
+void *mpcrt_vpcache_alloc(mpcrt_vpcache_class_t cls);
+/* Gives back a block from mpcrt_vpcache_alloc of the same class (any VP, any thread). */
+void mpcrt_vpcache_free(mpcrt_vpcache_class_t cls, void *block);
+
+/* A per-VP stash of free request-handle indices (handle.c), so that MPI_Isend/MPI_Wait do not take the
+ * handle table's lock: false when the stash is empty (take) or full (give). */
+bool mpcrt_vpcache_take_index(uint32_t *index);
+bool mpcrt_vpcache_give_index(uint32_t index);
+
+#endif
