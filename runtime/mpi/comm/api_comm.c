@@ -297,7 +297,17 @@ int PMPI_Comm_set_name(MPI_Comm handle, const char *name)
         return rc;
     if (!name)
         return mpcrt_mpi_error(handle, "MPI_Comm_set_name", MPI_ERR_ARG, "null name");
-    snprintf(comm->name, sizeof comm->name, "%s", name);
+    /* The name is local to each process's handle (MPI 4.0 section 7.8): in thread mode the ranks of a process
+     * share the object, so each member keeps its own (they may be at different calls on it). */
+    int me = mpcrt_comm_rank(comm);
+    if (me == MPI_UNDEFINED)
+        return mpcrt_mpi_error(handle, "MPI_Comm_set_name", MPI_ERR_COMM, "the caller is not a member");
+    char *copy = malloc(MPI_MAX_OBJECT_NAME);
+    if (!copy)
+        return mpcrt_mpi_error(handle, "MPI_Comm_set_name", MPI_ERR_NO_MEM, "no memory for the name");
+    snprintf(copy, MPI_MAX_OBJECT_NAME, "%s", name);
+    free(comm->members[me].name);
+    comm->members[me].name = copy;
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Comm_set_name)
@@ -308,7 +318,9 @@ int PMPI_Comm_get_name(MPI_Comm handle, char *name, int *resultlen)
     int rc = check_comm("MPI_Comm_get_name", handle, &comm);
     if (rc)
         return rc;
-    snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
+    int me = mpcrt_comm_rank(comm);
+    const char *mine = me != MPI_UNDEFINED && comm->members[me].name ? comm->members[me].name : comm->name;
+    snprintf(name, MPI_MAX_OBJECT_NAME, "%s", mine);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
 }

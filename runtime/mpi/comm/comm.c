@@ -82,6 +82,7 @@ static void destroy_comm(mpcrt_object_t *obj)
     for (int r = 0; c->members && r < c->group->size; r++) {
         mpcrt_errhandler_release(atomic_load_explicit(&c->members[r].errhandler, memory_order_relaxed));
         mpcrt_info_release(c->members[r].hints);
+        free(c->members[r].name);
     }
     free(c->members);
     mpcrt_object_release(&c->group->obj);

@@ -32,6 +32,7 @@ typedef struct mpcrt_comm_member {
     bool errhandler_set;      /* set by MPI_Comm_set_errhandler (see core/errors.c for MPI_COMM_SELF) */
     struct mpcrt_attr *attrs; /* attr/: this member's attributes, newest first */
     struct mpcrt_info *hints; /* info/: MPI_Comm_set_info hints; NULL when none were set */
+    char *name;               /* MPI_Comm_set_name's; NULL: the communicator's default name */
     /* Collective calls this member made through schedules (runtime/mpi/nbc): the k-th of every member
      * matches, so the count names the call in message tags. */
     uint32_t coll_seq;
@@ -58,7 +59,7 @@ typedef struct mpcrt_comm {
     struct mpcrt_comm_pending *_Atomic pending;
     _Atomic int handle_holders;  /* members that have not freed their handle yet */
     mpcrt_comm_member_t *members; /* by comm rank (local group) */
-    char name[MPI_MAX_OBJECT_NAME];
+    char name[MPI_MAX_OBJECT_NAME]; /* the default name (predefined communicators), "" otherwise */
     /* Rendezvous of the members (see mpcrt_comm_rendezvous). */
     mpcrt_barrier_t barrier;
     void **contributions; /* by comm rank */

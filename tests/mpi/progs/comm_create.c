@@ -163,6 +163,20 @@ int main(int argc, char **argv)
     }
     MPI_Info_free(&hw);
 
+    /* Names are local to each rank's handle (MPI 4.0 section 7.8): every rank names MPI_COMM_WORLD (one
+     * object for the ranks of a process in thread mode) differently and reads its own name back. */
+    char name[MPI_MAX_OBJECT_NAME], got[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    MPI_Comm_get_name(MPI_COMM_WORLD, got, &len);
+    CHECK(strcmp(got, "MPI_COMM_WORLD") == 0 && len == 14);
+    snprintf(name, sizeof name, "world seen by %d", rank);
+    MPI_Comm_set_name(MPI_COMM_WORLD, name);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Comm_get_name(MPI_COMM_WORLD, got, &len);
+    CHECK(strcmp(got, name) == 0 && len == (int)strlen(name));
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Comm_set_name(MPI_COMM_WORLD, "MPI_COMM_WORLD");
+
     /* Duplicates. */
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &c);
     int result;
