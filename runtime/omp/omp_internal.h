@@ -12,6 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Everything declared here is internal to libmpcrt: hidden, so calls bind directly (no PLT, no
+ * interposition) and the names stay out of the dynamic symbol table. The ABI (GOMP_*, omp_*) is marked
+ * OMP_EXPORT where it is defined and versioned by libgomp.map. */
+#pragma GCC visibility push(hidden)
+
 #define OMP_CACHE_LINE 64
 #define OMP_EXPORT __attribute__((visibility("default")))
 #define OMP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -156,6 +161,14 @@ struct omp_task {
 
 #define OMP_WS_RING 8
 
+/* One thread's share of a nonmonotonic dynamic loop, chunk numbers [lo, hi) packed in one word (lo in
+ * the low half): the owner takes chunks from the front, a thread whose share ran out steals the back half
+ * of another's, each with one CAS (core/loop.c). Lock-free, so a VP the kernel preempts holds nobody up;
+ * alone on its cache line, so the owner's updates stay in its core's cache. */
+typedef struct {
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t range;
+} omp_ws_share_t;
+
 /* A worksharing construct's shared state; a ring of these per team, indexed by construct sequence. */
 struct omp_ws {
     /* Ring protocol: seq of the construct held, its readiness and how many threads left it. */
@@ -171,6 +184,9 @@ struct omp_ws {
     long start_l, incr_l, end_l;
     unsigned long long start_u, incr_u, end_u;
     bool ordered;
+    bool steal;                /* nonmonotonic dynamic: per-thread shares with stealing (shares[]) */
+    omp_ws_share_t *shares;    /* nshares entries, kept across constructs (freed with the team) */
+    unsigned nshares;
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t ordered_done; /* iterations before this have left ordered */
     /* doacross */
@@ -201,6 +217,7 @@ typedef struct {
     uint64_t static_next;     /* static schedules: next chunk index of this thread */
     uint64_t chunk_lo, chunk_hi; /* current chunk (iteration space), for ordered */
     bool has_chunk;
+    bool ran_last;            /* stealing loops: this thread ran the last chunk, so it takes no more */
     uint64_t bar_gen;         /* barriers passed in this region */
     int place;                /* place index (-1 none) */
     int part_first, part_len; /* place partition */
@@ -259,6 +276,7 @@ struct omp_team {
     void *data;
     omp_icv_t child_icv;       /* ICVs of the implicit tasks */
     intptr_t priv_delta;       /* the encountering ULT's task-level privatization delta */
+    int priv_key_base;         /* worker i's privatized copy: mpcrt_priv_thread_delta key base + i - 1 */
     bool initial;              /* an initial thread's team of one: never forks */
     _Atomic bool shutdown;
     /* Barrier (core/barrier.c): cumulative arrivals and released generation. */
@@ -534,5 +552,7 @@ static inline void omp_spin_unlock(_Atomic int *lock)
 {
     atomic_store_explicit(lock, 0, memory_order_release); /* publishes the critical section */
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,8 @@
  * the chunk size (OpenMP 5.1 section 2.11.4). */
 #include "../omp_internal.h"
 
+#include <stdlib.h>
+
 static uint64_t iteration_count(const omp_loop_desc_t *d)
 {
     if (d->is_ull) {
@@ -31,13 +33,44 @@ static uint64_t iteration_count(const omp_loop_desc_t *d)
     return diff / step + (diff % step != 0);
 }
 
+/* A nonmonotonic dynamic loop gives each thread an equal block of the chunks up front (as a static
+ * schedule would) and lets a thread that ran out steal half of what another has left. Chunk sizes are
+ * kept; only which thread runs which chunk changes, which nonmonotonic allows (OpenMP 5.1 2.11.4). A
+ * thread then takes its chunks from its own cache line instead of bouncing one shared counter between
+ * the cores for every chunk; with more members than cores, a member whose VP-mate has not run yet steals
+ * from it, so the loop finishes without waiting for the VP to switch. Chunk numbers are packed two to a
+ * word: loops of 2^32 chunks or more use the shared counter. */
+static inline uint64_t share_pack(uint64_t lo, uint64_t hi)
+{
+    return lo | hi << 32;
+}
+
+static bool shares_init(omp_ws_t *ws, unsigned n)
+{
+    uint64_t nchunks = ws->count / ws->chunk + (ws->count % ws->chunk != 0);
+    if (nchunks > UINT32_MAX)
+        return false;
+    if (ws->nshares < n) {
+        free(ws->shares);
+        ws->shares = omp_malloc_aligned(OMP_CACHE_LINE, sizeof(omp_ws_share_t) * n);
+        ws->nshares = n;
+    }
+    uint64_t q = nchunks / n, r = nchunks % n;
+    for (unsigned t = 0; t < n; t++) {
+        uint64_t lo = t * q + (t < r ? t : r);
+        atomic_store_explicit(&ws->shares[t].range, share_pack(lo, lo + q + (t < r)), memory_order_relaxed);
+    }
+    return true;
+}
+
 void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads, const omp_icv_t *icv)
 {
-    (void)nthreads;
     int sched = d->sched & OMP_SCHED_KIND_MASK;
+    bool monotonic = (d->sched & OMP_SCHED_MONOTONIC) != 0;
     long chunk = d->chunk;
     if (sched == OMP_SCHED_RUNTIME) {
         sched = icv->run_sched & OMP_SCHED_KIND_MASK;
+        monotonic = monotonic || (icv->run_sched & OMP_SCHED_MONOTONIC);
         chunk = icv->run_chunk;
     }
     if (sched == OMP_SCHED_AUTO)
@@ -58,6 +91,8 @@ void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads,
     ws->incr_u = d->uincr;
     ws->count = iteration_count(d);
     ws->ordered = d->ordered;
+    ws->steal =
+        sched == OMP_SCHED_DYNAMIC && !monotonic && !d->ordered && nthreads > 1 && shares_init(ws, nthreads);
     atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
     atomic_store_explicit(&ws->ordered_done, 0, memory_order_relaxed);
 }
@@ -83,6 +118,40 @@ static void bounds(const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *istart, l
     }
 }
 
+/* The next chunk number of a stealing loop: from the own share, else the back half of another's. Only
+ * the owner raises lo and only thieves lower hi, and a chunk number leaves the shares once, so a CAS
+ * cannot succeed on a stale value (no ABA). */
+static bool steal_next(omp_ws_t *ws, unsigned n, unsigned t, uint64_t *chunk_no)
+{
+    _Atomic uint64_t *own = &ws->shares[t].range;
+    uint64_t w = atomic_load_explicit(own, memory_order_relaxed);
+    while ((uint32_t)w < (w >> 32)) {
+        if (atomic_compare_exchange_weak_explicit(own, &w, w + 1, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            *chunk_no = (uint32_t)w;
+            return true;
+        }
+    }
+    /* Every chunk is in some share until a thread removes it with a CAS, and then that thread runs it: a
+     * scan that finds every share empty means nothing is left to hand out. */
+    for (unsigned k = 1; k < n; k++) {
+        _Atomic uint64_t *v = &ws->shares[(t + k) % n].range;
+        uint64_t vw = atomic_load_explicit(v, memory_order_relaxed);
+        while ((uint32_t)vw < (vw >> 32)) {
+            uint64_t lo = (uint32_t)vw, hi = vw >> 32;
+            uint64_t from = hi - (hi - lo + 1) / 2; /* the back half, rounded up: one chunk is taken whole */
+            if (atomic_compare_exchange_weak_explicit(v, &vw, share_pack(lo, from), memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                /* Our share is empty, so no thief writes it: a plain store refills it. */
+                atomic_store_explicit(own, share_pack(from + 1, hi), memory_order_relaxed);
+                *chunk_no = from;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool next_chunk(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *hi)
 {
     uint64_t count = ws->count;
@@ -103,8 +172,9 @@ static bool next_chunk(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *
             return *lo < *hi;
         }
         uint64_t k, start;
-        if (__builtin_mul_overflow(thr->ts.static_next, (uint64_t)n, &k) || __builtin_add_overflow(k, t, &k) ||
-            __builtin_mul_overflow(k, ws->chunk, &start) || start >= count)
+        if (__builtin_mul_overflow(thr->ts.static_next, (uint64_t)n, &k) ||
+            __builtin_add_overflow(k, t, &k) || __builtin_mul_overflow(k, ws->chunk, &start) ||
+            start >= count)
             return false;
         thr->ts.static_next++;
         *lo = start;
@@ -131,6 +201,19 @@ static bool next_chunk(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *
         }
     }
     default: { /* dynamic */
+        if (ws->steal) {
+            /* GCC's lastprivate (and linear) copy-out is done by the thread whose last chunk ends the
+             * loop: that thread must get no chunk after the final one, which stealing could hand it (a
+             * lower chunk still in another's share). It stops there; the chunks left are in the shares
+             * of threads still taking chunks, which run them. */
+            uint64_t c;
+            if (thr->ts.ran_last || !steal_next(ws, n, t, &c))
+                return false;
+            *lo = c * ws->chunk;
+            *hi = count - *lo > ws->chunk ? *lo + ws->chunk : count;
+            thr->ts.ran_last = *hi == count;
+            return true;
+        }
         if (atomic_load_explicit(&ws->next, memory_order_relaxed) >= count)
             return false;
         uint64_t start = atomic_fetch_add_explicit(&ws->next, ws->chunk, memory_order_relaxed);
@@ -191,7 +274,8 @@ bool omp_loop_end_cancel(omp_thread_t *thr)
 }
 
 bool omp_loop_start_full(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
-                         unsigned long long *ustart, unsigned long long *uend, uintptr_t *reductions, void **mem)
+                         unsigned long long *ustart, unsigned long long *uend, uintptr_t *reductions,
+                         void **mem)
 {
     bool init = omp_ws_enter(thr);
     if (init)

@@ -66,7 +66,9 @@ bool omp_doacross_start_full(omp_thread_t *thr, unsigned ncounts, const uint64_t
     if (init) {
         omp_ws_t *ws = thr->ts.ws;
         omp_loop_desc_t d = {.is_ull = is_ull, .up = true, .start = 0, .end = (long)counts[0], .incr = 1,
-                             .ustart = 0, .uend = counts[0], .uincr = 1, .sched = sched, .chunk = chunk};
+                             .ustart = 0, .uend = counts[0], .uincr = 1,
+                             /* chunks in order: a sink's source must not sit in a stolen share */
+                             .sched = sched | OMP_SCHED_MONOTONIC, .chunk = chunk};
         omp_loop_init_ws(ws, &d, thr->ts.team->nthreads, &thr->task->icv);
         ws->ncounts = ncounts;
         ws->dims = malloc(sizeof(uint64_t) * (ncounts ? ncounts : 1));

@@ -11,11 +11,16 @@
 
 extern __thread intptr_t __mpc_priv_delta __attribute__((tls_model("initial-exec")));
 
+/* Keys of the privatized per-thread copies (apply_priv_delta): each team descriptor owns `capacity` of
+ * them for its whole life. 0 is never used (thread 0 is the encountering thread, with its own copy). */
+static _Atomic int next_priv_key = 1;
+
 static omp_team_t *team_alloc(unsigned capacity)
 {
     omp_team_t *team = omp_malloc_aligned(OMP_CACHE_LINE, sizeof *team);
     memset(team, 0, sizeof *team);
     team->capacity = capacity;
+    team->priv_key_base = atomic_fetch_add_explicit(&next_priv_key, (int)capacity, memory_order_relaxed);
     team->threads = calloc(capacity, sizeof *team->threads);
     team->worker_ults = calloc(capacity, sizeof *team->worker_ults);
     team->worker_vp = malloc(sizeof(int) * capacity);
@@ -36,6 +41,7 @@ static void team_free(omp_team_t *team)
         free((void *)team->ws_ring[i].posted);
         free(team->ws_ring[i].dims);
         free(team->ws_ring[i].mem);
+        free(team->ws_ring[i].shares);
     }
     for (unsigned i = 0; i < team->capacity; i++)
         if (team->implicit[i].deps)
@@ -115,12 +121,15 @@ static bool worker_has_work(void *arg)
 }
 
 /* Workers see the rank's globals (its task delta) and have their own copy of threadprivate/__thread data:
- * one per (rank, nesting level, thread number), created on first use and kept for the rank's life, so
- * threadprivate values persist across the rank's regions (thread 0 is the rank's own copy). */
+ * one per (rank, team descriptor, thread number), created on first use and kept for the rank's life.
+ * A master reuses its team descriptor for every region of the same depth, so threadprivate values
+ * persist across the rank's regions (thread 0 is the rank's own copy), and two nested teams that run at
+ * the same time (the nested regions of two members of one team) are two descriptors, hence two sets of
+ * copies; keying by (level, thread number) made their members of equal number share one. */
 static void apply_priv_delta(omp_thread_t *w, const omp_team_t *team, unsigned num)
 {
     intptr_t delta = team->priv_delta, wanted_ult = 0, task_delta, ult_delta;
-    if (delta && mpcrt_priv_thread_delta(delta, (int)(team->level * 4096u + num), &wanted_ult) != 0)
+    if (delta && mpcrt_priv_thread_delta(delta, team->priv_key_base + (int)num - 1, &wanted_ult) != 0)
         wanted_ult = 0;
     mpcrt_ult_get_priv_deltas(w->ult, &task_delta, &ult_delta);
     if (task_delta != delta || ult_delta != wanted_ult)

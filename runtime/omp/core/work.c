@@ -34,6 +34,7 @@ bool omp_ws_enter(omp_thread_t *thr)
     thr->ts.ws_cur = seq;
     thr->ts.static_next = 0;
     thr->ts.has_chunk = false;
+    thr->ts.ran_last = false;
     /* acquire: the initializer's writes to the slot are visible. */
     if (atomic_load_explicit(&ws->ready_seq, memory_order_acquire) == seq)
         return false;
@@ -119,6 +120,7 @@ static void sections_init(omp_ws_t *ws, unsigned count)
     ws->count = count;
     ws->chunk = 1;
     ws->ordered = false;
+    ws->steal = false;
     atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
 }
 

@@ -12,7 +12,7 @@ GOMP_ENTRY bool GOMP_loop_static_start(long start, long end, long incr, long chu
 GOMP_ENTRY bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk, long *istart, long *iend)
 {
     return omp_loop_start(omp_self(), &(omp_loop_desc_t){.start = start, .end = end, .incr = incr,
-                                                         .sched = OMP_SCHED_DYNAMIC, .chunk = chunk, .ordered = false},
+                                                         .sched = OMP_SCHED_DYNAMIC | OMP_SCHED_MONOTONIC, .chunk = chunk, .ordered = false},
                           istart, iend, NULL, NULL);
 }
 
@@ -26,7 +26,7 @@ GOMP_ENTRY bool GOMP_loop_guided_start(long start, long end, long incr, long chu
 GOMP_ENTRY bool GOMP_loop_runtime_start(long start, long end, long incr, long *istart, long *iend)
 {
     return omp_loop_start(omp_self(), &(omp_loop_desc_t){.start = start, .end = end, .incr = incr,
-                                                         .sched = OMP_SCHED_RUNTIME, .ordered = false},
+                                                         .sched = OMP_SCHED_RUNTIME | OMP_SCHED_MONOTONIC, .ordered = false},
                           istart, iend, NULL, NULL);
 }
 

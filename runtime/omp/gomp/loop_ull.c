@@ -14,7 +14,7 @@ GOMP_ENTRY bool GOMP_loop_ull_dynamic_start(bool up, unsigned long long start, u
                                           unsigned long long *istart, unsigned long long *iend)
 {
     return omp_loop_start(omp_self(), &(omp_loop_desc_t){.is_ull = true, .up = up, .ustart = start, .uend = end,
-                                                         .uincr = incr, .sched = OMP_SCHED_DYNAMIC, .chunk = (long)chunk, .ordered = false},
+                                                         .uincr = incr, .sched = OMP_SCHED_DYNAMIC | OMP_SCHED_MONOTONIC, .chunk = (long)chunk, .ordered = false},
                           NULL, NULL, istart, iend);
 }
 
@@ -30,7 +30,7 @@ GOMP_ENTRY bool GOMP_loop_ull_runtime_start(bool up, unsigned long long start, u
                                           unsigned long long *istart, unsigned long long *iend)
 {
     return omp_loop_start(omp_self(), &(omp_loop_desc_t){.is_ull = true, .up = up, .ustart = start, .uend = end,
-                                                         .uincr = incr, .sched = OMP_SCHED_RUNTIME, .ordered = false},
+                                                         .uincr = incr, .sched = OMP_SCHED_RUNTIME | OMP_SCHED_MONOTONIC, .ordered = false},
                           NULL, NULL, istart, iend);
 }
 

@@ -30,22 +30,22 @@ GOMP_ENTRY void GOMP_parallel_end(void)
                                                                            .chunk = chunk}, false);           \
     }
 PARALLEL_LOOP(static, OMP_SCHED_STATIC)
-PARALLEL_LOOP(dynamic, OMP_SCHED_DYNAMIC)
+PARALLEL_LOOP(dynamic, OMP_SCHED_DYNAMIC | OMP_SCHED_MONOTONIC)
 PARALLEL_LOOP(guided, OMP_SCHED_GUIDED)
 PARALLEL_LOOP(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC)
 PARALLEL_LOOP(nonmonotonic_guided, OMP_SCHED_GUIDED)
 
-#define PARALLEL_LOOP_RUNTIME(name)                                                                           \
+#define PARALLEL_LOOP_RUNTIME(name, kind)                                                                         \
     GOMP_ENTRY void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned num_threads, long start, \
                                               long end, long incr, unsigned flags)                             \
     {                                                                                                         \
         omp_parallel_loop(fn, data, num_threads, flags, &(omp_loop_desc_t){.start = start, .end = end,        \
                                                                            .incr = incr,                      \
-                                                                           .sched = OMP_SCHED_RUNTIME}, false); \
+                                                                           .sched = (kind)}, false);          \
     }
-PARALLEL_LOOP_RUNTIME(runtime)
-PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
-PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(runtime, OMP_SCHED_RUNTIME | OMP_SCHED_MONOTONIC)
+PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime, OMP_SCHED_RUNTIME)
+PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime, OMP_SCHED_RUNTIME)
 
 /* GOMP_1.0 forms: fork only; the caller runs fn and then GOMP_parallel_end. */
 #define PARALLEL_LOOP_START(name, kind)                                                                      \
@@ -57,14 +57,15 @@ PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
                                                                        .chunk = chunk}, true);                \
     }
 PARALLEL_LOOP_START(static, OMP_SCHED_STATIC)
-PARALLEL_LOOP_START(dynamic, OMP_SCHED_DYNAMIC)
+PARALLEL_LOOP_START(dynamic, OMP_SCHED_DYNAMIC | OMP_SCHED_MONOTONIC)
 PARALLEL_LOOP_START(guided, OMP_SCHED_GUIDED)
 
 GOMP_ENTRY void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads, long start,
                                                  long end, long incr)
 {
     omp_parallel_loop(fn, data, num_threads, 0,
-                      &(omp_loop_desc_t){.start = start, .end = end, .incr = incr, .sched = OMP_SCHED_RUNTIME},
+                      &(omp_loop_desc_t){.start = start, .end = end, .incr = incr,
+                                         .sched = OMP_SCHED_RUNTIME | OMP_SCHED_MONOTONIC},
                       true);
 }
 

@@ -1,6 +1,7 @@
 /* Worksharing: every loop schedule covers each iteration exactly once (signed, unsigned, downward, with
  * large steps), ordered runs in iteration order, doacross honours sink dependences, sections, single with
- * copyprivate, nowait chains longer than the work-share ring, and GOMP_loop_* called directly. */
+ * copyprivate, nowait chains longer than the work-share ring, GOMP_loop_* called directly, and nonmonotonic
+ * dynamic loops (work stealing) with lastprivate and linear. */
 #include "omp_test.h"
 
 #include <limits.h>
@@ -205,6 +206,52 @@ static void test_nowait_chain_longer_than_the_ring(void **state)
         check_once(hits[k], 64);
 }
 
+/* Nonmonotonic dynamic loops hand chunks out by work stealing: with more threads than VPs, and with
+ * members that do nothing but take chunks, each iteration still runs once, and the thread that ran the
+ * last iteration copies lastprivate and linear values out (GCC's copy-out assumes that thread takes no
+ * chunk after the last one). Monotonic dynamic loops stay in order per thread. */
+static void test_nonmonotonic_dynamic_stealing(void **state)
+{
+    (void)state;
+    static _Atomic int hits[N];
+    for (int rep = 0; rep < 50; rep++) {
+        int threads = 2 + rep % 5, chunk = 1 + rep % 4;
+        memset(hits, 0, sizeof hits);
+        int last = -1, lin = 7;
+#pragma omp parallel num_threads(threads)
+#pragma omp for schedule(nonmonotonic : dynamic, chunk) lastprivate(last) linear(lin : 3)
+        for (int i = 0; i < N; i++) {
+            atomic_fetch_add(&hits[i], 1);
+            last = i;
+            lin += 3;
+        }
+        check_once(hits, N);
+        assert_int_equal(last, N - 1);
+        assert_int_equal(lin, 7 + 3 * N);
+        /* A short collapsed loop: fewer chunks than threads at times. */
+        int li = 0, lj = 0, cnt = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : cnt)
+#pragma omp for collapse(2) schedule(dynamic) lastprivate(li, lj)
+        for (li = 0; li < 2; li++)
+            for (lj = 0; lj < 3; lj++)
+                cnt++;
+        assert_int_equal(cnt, 6);
+        assert_int_equal(li, 2);
+        assert_int_equal(lj, 3);
+    }
+    int ordered_ok = 1;
+#pragma omp parallel num_threads(4) reduction(& : ordered_ok)
+    {
+        long prev = -1;
+#pragma omp for schedule(monotonic : dynamic, 2)
+        for (long i = 0; i < N; i++) {
+            ordered_ok &= i > prev;
+            prev = i;
+        }
+    }
+    assert_true(ordered_ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_sections_each_once),
         cmocka_unit_test(test_single_and_copyprivate),
         cmocka_unit_test(test_nowait_chain_longer_than_the_ring),
+        cmocka_unit_test(test_nonmonotonic_dynamic_stealing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
