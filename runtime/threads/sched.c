@@ -225,6 +225,13 @@ void mpcrt_yield(void)
     mpcrt_sched_switch_away(vp);
 }
 
+bool mpcrt_yield_would_switch(void)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    return vp && vp->current != &vp->native &&
+           (vp->rq.count != 0 || atomic_load_explicit(&vp->inbox, memory_order_relaxed));
+}
+
 void mpcrt_ult_suspend(void)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;

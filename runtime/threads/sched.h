@@ -102,6 +102,10 @@ void mpcrt_ult_get_priority(const mpcrt_ult_t *ult, int *base, int *current);
 
 /* Let other ready ULTs of this VP run. No-op on a non-VP kernel thread (sched_yield there). */
 void mpcrt_yield(void);
+/* Whether another ULT of the calling ULT's VP is ready to run or being woken (its run queue or inbox is
+ * not empty); parked pollers do not count. Cheap: a spin-wait calls it every round and yields when true,
+ * leaving the sweep of parked ULTs (which runs the progress hooks) to its periodic mpcrt_yield. */
+bool mpcrt_yield_would_switch(void);
 
 /* Low-level blocking: suspend the running ULT until some thread calls mpcrt_ult_wake on it. Wake-ups may be
  * spurious, so callers loop on their own condition. Most code uses mpcrt_waiter_t or wait_until instead. */

@@ -25,15 +25,18 @@ bool omp_spin(omp_thread_t *thr, omp_spin_t *s)
     if (thr->vp == omp_global.hosted_vp && thr->vp >= 0)
         return false;
     s->rounds++;
-    /* A ULT hands its core at once to any other ready ULT of its VP (mpcrt_yield returns at once when
-     * there is none): with more team members than cores, the member this one waits for is often such a
-     * ULT, and every round spent spinning delays it. That is the point of OpenMP threads as ULTs: a wait
-     * among members of one VP is a user-level switch, not a spin until the kernel preempts. */
-    if (thr->ult)
+    /* A ULT hands its core at once to any other ready ULT of its VP: with more team members than cores,
+     * the member this one waits for is often such a ULT, and every round spent spinning delays it. That
+     * is the point of OpenMP threads as ULTs: a wait among members of one VP is a user-level switch, not
+     * a spin until the kernel preempts. */
+    if (thr->ult && mpcrt_yield_would_switch())
         mpcrt_yield();
     if (s->rounds % YIELD_PERIOD == 0) {
-        /* A kernel thread outside the VPs shares a core with one and lets the kernel run it now and then. */
-        if (!thr->ult && s->rounds % (16 * YIELD_PERIOD) == 0)
+        /* Now and then also let the VP sweep its parked ULTs (that runs the progress hooks too); a kernel
+         * thread outside the VPs shares a core with one and lets the kernel run it. */
+        if (thr->ult)
+            mpcrt_yield();
+        else if (s->rounds % (16 * YIELD_PERIOD) == 0)
             sched_yield();
         mpcrt_sched_progress();
     } else {
