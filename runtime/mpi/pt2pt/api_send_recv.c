@@ -72,8 +72,13 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
                 "%lld bytes do not fit the attached buffer of %lld bytes (MPI_Buffer_attach)",
                 (long long)need, (long long)(self->bsend_buffer ? self->bsend_size : 0));
     }
+    if (mode == MPCRT_SEND_STANDARD || mode == MPCRT_SEND_READY) {
+        rc = mpcrt_pt2pt_send_small(buf, count, dt, comm, dest, tag);
+        if (rc >= 0)
+            return rc ? mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", dest) : MPI_SUCCESS;
+    }
     mpcrt_request_t req;
-    memset(&req, 0, sizeof req);
+    memset(&req, 0, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_SEND;
     req.owner = mpcrt_ult_self();
     describe(&req, buf, count, dt, comm, dest, tag, mode);
@@ -118,7 +123,7 @@ int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Da
     if (rc)
         return rc;
     mpcrt_request_t req;
-    memset(&req, 0, sizeof req);
+    memset(&req, 0, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_RECV;
     req.owner = mpcrt_ult_self();
     describe(&req, buf, count, dt, comm, source, tag, MPCRT_SEND_STANDARD);

@@ -335,14 +335,24 @@ static mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
 
 /* ------------------------------------------------------------------ operations */
 
-static void describe_message(message_t *msg, bin_t *bin, const mpcrt_request_t *send, int me, MPI_Count bytes,
-                             bool eager)
+/* What a local send needs from its caller: the message and, for a large or synchronous send, the request
+ * the receiver completes (a small standard send needs none: MPI_Send's fast path passes NULL). */
+typedef struct {
+    const void *buf;
+    MPI_Count count;
+    const mpcrt_datatype_t *dt;
+    uint32_t context;
+    int me, tag;
+    mpcrt_request_t *send;
+} local_send_t;
+
+static void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, MPI_Count bytes, bool eager)
 {
     msg->bin = bin;
-    msg->source = me;
-    msg->tag = send->tag;
+    msg->source = s->me;
+    msg->tag = s->tag;
     msg->bytes = bytes;
-    msg->send = eager ? NULL : (mpcrt_request_t *)send;
+    msg->send = eager ? NULL : s->send;
     msg->remote = NULL;
 }
 
@@ -352,12 +362,52 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
     LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
-static void copy_to_posted(mpcrt_request_t *send, mpcrt_request_t *recv, int me, MPI_Count bytes)
+/* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
+ * otherwise a descriptor waits for the receiver, which completes s->send after its copy. */
+static int send_local(mpcrt_match_t *m, const local_send_t *s, bool eager, bool *done)
 {
-    MPI_Count copied = transfer(send->buf, send->count, send->datatype, recv->buf, recv->count, recv->datatype,
-                                bytes, recv);
-    mpcrt_pt2pt_finish_recv(recv, me, send->tag, bytes, copied);
-    mpcrt_request_complete(send);
+    MPI_Count bytes = s->count * s->dt->size;
+    *done = true;
+    mpcrt_spin_lock(&m->lock);
+    mpcrt_request_t *recv = take_posted(m, s->context, s->me, s->tag);
+    if (recv) {
+        /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
+        mpcrt_spin_unlock(&m->lock);
+        MPI_Count copied =
+            transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
+        mpcrt_pt2pt_finish_recv(recv, s->me, s->tag, bytes, copied);
+        return MPI_SUCCESS;
+    }
+    bin_t *bin = find_bin(m, s->context, s->me, true);
+    if (!eager) {
+        /* Large or synchronous: leave a descriptor; the receiver copies from our buffer when it matches. */
+        message_t *msg = bin ? alloc_message(0) : NULL;
+        if (msg) {
+            describe_message(msg, bin, s, bytes, false);
+            enqueue_unexpected(bin, msg);
+            *done = false;
+        }
+        mpcrt_spin_unlock(&m->lock);
+        return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    mpcrt_spin_unlock(&m->lock);
+
+    /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
+     * may have been posted meanwhile). */
+    message_t *msg = bin ? alloc_message((size_t)bytes) : NULL;
+    if (!msg)
+        return MPI_ERR_NO_MEM;
+    if (bytes)
+        mpcrt_datatype_pack(s->dt, s->buf, s->count, 0, bytes, msg->data);
+    describe_message(msg, bin, s, bytes, true);
+    mpcrt_spin_lock(&m->lock);
+    recv = take_posted(m, s->context, s->me, s->tag);
+    if (!recv)
+        enqueue_unexpected(bin, msg);
+    mpcrt_spin_unlock(&m->lock);
+    if (recv)
+        deliver(msg, recv); /* from the cell: the same bytes as the user's buffer */
+    return MPI_SUCCESS;
 }
 
 int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
@@ -377,47 +427,25 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     }
     MPI_Count bytes = send->count * send->datatype->size;
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
+    local_send_t s = {send->buf, send->count, send->datatype, send->context, me, send->tag, send};
+    bool done;
+    int rc = send_local(m, &s, eager, &done);
+    if (rc == MPI_SUCCESS && done)
+        mpcrt_request_complete(send);
+    return rc;
+}
 
-    mpcrt_spin_lock(&m->lock);
-    mpcrt_request_t *recv = take_posted(m, send->context, me, send->tag);
-    if (recv) {
-        /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
-        mpcrt_spin_unlock(&m->lock);
-        copy_to_posted(send, recv, me, bytes);
-        return MPI_SUCCESS;
-    }
-    bin_t *bin = find_bin(m, send->context, me, true);
-    if (!eager) {
-        /* Large or synchronous: leave a descriptor; the receiver copies from our buffer when it matches. */
-        message_t *msg = bin ? alloc_message(0) : NULL;
-        if (msg) {
-            describe_message(msg, bin, send, me, bytes, false);
-            enqueue_unexpected(bin, msg);
-        }
-        mpcrt_spin_unlock(&m->lock);
-        return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    }
-    mpcrt_spin_unlock(&m->lock);
-
-    /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
-     * may have been posted meanwhile). */
-    message_t *msg = bin ? alloc_message((size_t)bytes) : NULL;
-    if (!msg) {
-        return MPI_ERR_NO_MEM;
-    }
-    if (bytes)
-        mpcrt_datatype_pack(send->datatype, send->buf, send->count, 0, bytes, msg->data);
-    describe_message(msg, bin, send, me, bytes, true);
-    mpcrt_spin_lock(&m->lock);
-    recv = take_posted(m, send->context, me, send->tag);
-    if (!recv)
-        enqueue_unexpected(bin, msg);
-    mpcrt_spin_unlock(&m->lock);
-    if (recv) {
-        deliver(msg, recv); /* from the cell: the same bytes as the user's buffer */
-    }
-    mpcrt_request_complete(send); /* eager: the user's buffer is free again */
-    return MPI_SUCCESS;
+int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest,
+                           int tag)
+{
+    if (dest == MPI_PROC_NULL || count * dt->size > eager_limit)
+        return -1;
+    mpcrt_match_t *m = receiver_match(comm, dest);
+    if (!m)
+        return -1; /* another process: the rails want a request */
+    local_send_t s = {buf, count, dt, comm->context, mpcrt_comm_rank(comm), tag, NULL};
+    bool done;
+    return send_local(m, &s, true, &done);
 }
 
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)

@@ -12,6 +12,7 @@
 #include "../datatype/datatype.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -58,6 +59,16 @@ struct mpcrt_request {
     uint32_t context;
     mpcrt_send_mode_t mode;
     uint64_t seq; /* posting order, between a source's bin and the context's MPI_ANY_SOURCE queue */
+    /* Operations started on a rank's behalf by whoever progresses its collective schedule (another rank's
+     * ULT, a progress ULT, an idle VP): the sender's rank in comm and the receiver's queues, which the
+     * engine otherwise takes from the calling ULT. */
+    bool on_behalf;
+    int as_rank;
+    mpcrt_match_t *as_match;
+    /* A large copy the peer offers to share with this request's waiter (coop_copy.c). */
+    _Atomic(struct mpcrt_copy_job *) copy_job;
+    /* Only requests made by mpcrt_request_new use the fields from here on: a blocking call's request on the
+     * stack is zeroed up to MPCRT_REQUEST_STACK_BYTES only. */
     /* Generalized requests. */
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
@@ -66,19 +77,13 @@ struct mpcrt_request {
     mpcrt_request_t *children[2]; /* composite requests (see parent) */
     _Atomic int pending;
     void *owned_buffer; /* freed with the request (MPI_Isendrecv_replace's packed copy) */
-    /* Operations started on a rank's behalf by whoever progresses its collective schedule (another rank's
-     * ULT, a progress ULT, an idle VP): the sender's rank in comm and the receiver's queues, which the
-     * engine otherwise takes from the calling ULT. */
-    bool on_behalf;
-    int as_rank;
-    mpcrt_match_t *as_match;
     /* Collectives (MPCRT_REQ_COLL): the schedule, released with the request. */
     void *coll;
     void (*coll_release)(void *coll);
     int (*coll_start)(mpcrt_request_t *req); /* MPI_Start of a persistent collective */
-    /* A large copy the peer offers to share with this request's waiter (coop_copy.c). */
-    _Atomic(struct mpcrt_copy_job *) copy_job;
 };
+
+#define MPCRT_REQUEST_STACK_BYTES offsetof(mpcrt_request_t, query_fn)
 
 /* Per-receiving-rank matching state (one per local rank). */
 typedef struct mpcrt_match mpcrt_match_t;
@@ -118,6 +123,11 @@ static inline bool mpcrt_request_done(const mpcrt_request_t *req)
  * arguments the engine checks (the API layer checks the rest). */
 int mpcrt_pt2pt_start_send(mpcrt_request_t *req);
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
+/* MPI_Send's fast path: a small standard send to a rank of this process needs no request (into the posted
+ * receive, or an eager cell). Returns an MPI error class, or -1 when it does not apply (large message,
+ * MPI_PROC_NULL, a receiver in another process). */
+int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest,
+                           int tag);
 /* Probe the queues of receiver `match` (the caller's: mpcrt_mpi_self()->match, captured by the caller
  * because the check may run as a parked predicate in another ULT's context) for a matching unexpected
  * message; with `take`, remove it (MPI_Mprobe) into *message. */
