@@ -99,6 +99,9 @@ typedef struct {
     const MPI_Datatype *types; /* a type per block (alltoallw), displacements in bytes */
 } mpcrt_coll_blocks_t;
 
+/* MPI_Barrier inside one process (two-level meeting, coll/meet.h). */
+int mpcrt_coll_barrier(mpcrt_comm_t *comm);
+
 /* Each returns MPI_SUCCESS or the error class this member must raise once the collective is over (every
  * member has left the rendezvous): MPI_ERR_TRUNCATE or MPI_ERR_COUNT when the amounts sent and received
  * differ, MPI_ERR_ROOT, MPI_ERR_OP or MPI_ERR_COUNT when the members disagree on the root, the operation or

@@ -79,10 +79,16 @@ int mpcrt_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commu
 
 /* ------------------------------------------------------------------ members' descriptors */
 
-/* Every member's descriptor starts with this header: which collective the member called, and its root. */
+struct coll_fused;
+/* Every member's descriptor starts with this header: which collective the member called, and its root.
+ * Collectives with a fused in-process path (fused.c) also say how many bytes every member must agree on,
+ * the operation, and the work the meeting runs for them (meet.h). */
 typedef struct {
     uint32_t kind; /* COLL_* */
     int root;      /* rooted collectives; 0 for the others */
+    MPI_Count bytes;
+    const struct mpcrt_op *op;
+    const struct coll_fused *fused; /* NULL: the member reads its peers' buffers in place (pull) */
 } coll_header_t;
 
 enum {
@@ -96,6 +102,7 @@ enum {
     COLL_REDUCE_SCATTER,
     COLL_SCAN,
     COLL_EXSCAN,
+    COLL_BARRIER,
 };
 
 /* Member q's descriptor if q called the same collective, NULL otherwise: an erroneous program whose

@@ -1,10 +1,16 @@
-/* Reduce and allreduce inside one process. The instances are shared out among the members: member r
- * reduces its share of every member's input, in rank order, and writes the result into the root's receive
- * buffer (reduce) or every member's (allreduce). No two members touch the same instances, so an in-place
- * input is never overwritten while another member still reads it, and the members reduce in parallel. */
-#include "coll_internal.h"
+/* Reduce and allreduce inside one process. Small ones are fused into the meeting (meet.h): the last member
+ * of each group reduces its members' inputs in rank order into the group's buffer, the last member
+ * overall reduces the groups' results in group order (groups are runs of consecutive ranks; otherwise it
+ * reduces every input itself), and the members copy the result out after the release. Otherwise the
+ * instances are shared out among the members: member r reduces its share of every member's input, in rank
+ * order, and writes the result into the root's receive buffer (reduce) or every member's (allreduce). No
+ * two members touch the same instances, so an in-place input is never overwritten while another member
+ * still reads it, and the members reduce in parallel. */
+#include "meet.h"
 
-enum { SHARE_BYTES = 16 * 1024 };
+#include <stdlib.h>
+
+enum { SHARE_BYTES = 16 * 1024, FUSED_BYTES = 16 * 1024 };
 
 int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind, int me, int readers)
 {
@@ -32,7 +38,11 @@ static coll_red_desc_t describe(uint32_t kind, const void *sendbuf, void *recvbu
                                 const mpcrt_coll_reduction_t *red, int root)
 {
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    return (coll_red_desc_t){{kind, root}, count, count * red->dt->size, red->op, {(void *)input, red->dt, count},
+    return (coll_red_desc_t){{kind, root, count * red->dt->size, red->op, NULL},
+                             count,
+                             count * red->dt->size,
+                             red->op,
+                             {(void *)input, red->dt, count},
                              {recvbuf, red->dt, count}};
 }
 
@@ -56,26 +66,91 @@ static int reduce_share(mpcrt_comm_t *comm, uint32_t kind, const mpcrt_coll_redu
     coll_view_list_t inputs = COLL_MEMBERS(comm, n, input);
     coll_view_list_t outputs = COLL_MEMBERS(comm, n, output);
     if (root >= 0)
-        outputs = (coll_view_list_t){NULL, 0, &((const coll_red_desc_t *)comm->contributions[root])->output, 1};
+        outputs =
+            (coll_view_list_t){NULL, 0, &((const coll_red_desc_t *)comm->contributions[root])->output, 1};
     return coll_combine(red, &inputs, first, len, &outputs, first);
+}
+
+/* The fused descriptor: the reduction (the caller's datatype handle, for user functions) rides along. */
+typedef struct {
+    coll_red_desc_t base;
+    const mpcrt_coll_reduction_t *red;
+} fused_desc_t;
+
+static bool reduce_group(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity,
+                         const coll_header_t *mine)
+{
+    if (!m->ordered)
+        return true; /* the last member reduces every input in rank order */
+    const fused_desc_t *d = (const fused_desc_t *)mine;
+    coll_group_t *grp = &m->groups[g];
+    MPI_Count bytes = d->base.bytes;
+    if (!coll_buf_reserve(&grp->buf[parity], (size_t)bytes))
+        return false;
+    coll_view_list_t inputs = {comm->contributions + grp->first, offsetof(coll_red_desc_t, input), NULL,
+                               grp->size};
+    coll_view_t out = coll_packed_view(grp->buf[parity].p, bytes);
+    coll_view_list_t outputs = {NULL, 0, &out, 1};
+    return coll_combine(d->red, &inputs, 0, d->base.count, &outputs, 0) == MPI_SUCCESS;
+}
+
+static bool reduce_top(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine)
+{
+    const fused_desc_t *d = (const fused_desc_t *)mine;
+    MPI_Count bytes = d->base.bytes;
+    if (!coll_buf_reserve(&m->result[parity], (size_t)bytes))
+        return false;
+    coll_view_t out = coll_packed_view(m->result[parity].p, bytes);
+    coll_view_list_t outputs = {NULL, 0, &out, 1};
+    if (!m->ordered) {
+        coll_view_list_t inputs = COLL_MEMBERS(comm, m->n, input);
+        return coll_combine(d->red, &inputs, 0, d->base.count, &outputs, 0) == MPI_SUCCESS;
+    }
+    enum { FEW = 8 };
+    coll_view_t few[FEW], *partials = m->ngroups <= FEW ? few : malloc(sizeof *partials * (size_t)m->ngroups);
+    if (!partials)
+        return false;
+    for (int g = 0; g < m->ngroups; g++)
+        partials[g] = coll_packed_view(m->groups[g].buf[parity].p, bytes);
+    coll_view_list_t inputs = {NULL, 0, partials, m->ngroups};
+    bool ok = coll_combine(d->red, &inputs, 0, d->base.count, &outputs, 0) == MPI_SUCCESS;
+    if (partials != few)
+        free(partials);
+    return ok;
+}
+
+static const coll_fused_t fused_reduce = {reduce_group, reduce_top};
+
+/* One reduction, fused when small (see the top of the file), else shared out. */
+static int reduction(mpcrt_comm_t *comm, uint32_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
+                     const mpcrt_coll_reduction_t *red, int root)
+{
+    int me = mpcrt_comm_rank(comm);
+    fused_desc_t mine = {describe(kind, sendbuf, recvbuf, count, red, root), red};
+    if (mine.base.bytes <= FUSED_BYTES)
+        mine.base.header.fused = &fused_reduce;
+    unsigned parity;
+    if (coll_meet(comm, me, &mine.base.header, &parity)) {
+        if (root < 0 || me == root) {
+            coll_view_t from = coll_packed_view(coll_meet_of(comm)->result[parity].p, mine.base.bytes);
+            coll_copy_range(&from, 0, &mine.base.output, 0, mine.base.bytes);
+        }
+        coll_meet_done(comm, me, false);
+        return MPI_SUCCESS;
+    }
+    int rc = reduce_share(comm, kind, red, count, root);
+    coll_meet_done(comm, me, true);
+    return rc;
 }
 
 int mpcrt_coll_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                       const mpcrt_coll_reduction_t *red, int root)
 {
-    coll_red_desc_t mine = describe(COLL_REDUCE, sendbuf, recvbuf, count, red, root);
-    mpcrt_comm_rendezvous(comm, mpcrt_comm_rank(comm), &mine);
-    int rc = reduce_share(comm, COLL_REDUCE, red, count, root);
-    mpcrt_comm_rendezvous_done(comm);
-    return rc;
+    return reduction(comm, COLL_REDUCE, sendbuf, recvbuf, count, red, root);
 }
 
 int mpcrt_coll_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                          const mpcrt_coll_reduction_t *red)
 {
-    coll_red_desc_t mine = describe(COLL_ALLREDUCE, sendbuf, recvbuf, count, red, 0);
-    mpcrt_comm_rendezvous(comm, mpcrt_comm_rank(comm), &mine);
-    int rc = reduce_share(comm, COLL_ALLREDUCE, red, count, -1);
-    mpcrt_comm_rendezvous_done(comm);
-    return rc;
+    return reduction(comm, COLL_ALLREDUCE, sendbuf, recvbuf, count, red, -1);
 }

@@ -1,7 +1,7 @@
 /* Reduce_scatter and reduce_scatter_block inside one process: member r reduces block r of every member's
  * input, in rank order, into its own receive buffer. In place, the receive buffer is also an input the
  * other members read, so the result waits in a packed scratch buffer until everyone has left. */
-#include "coll_internal.h"
+#include "meet.h"
 
 #include <stdlib.h>
 
@@ -20,10 +20,11 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
     MPI_Count mycount = coll_block_count(&blocks, me), size = red->dt->size;
     bool in_place = sendbuf == MPI_IN_PLACE;
     const void *input = in_place ? recvbuf : sendbuf;
-    coll_red_desc_t mine = {{COLL_REDUCE_SCATTER, 0}, total, total * size, red->op, {(void *)input, red->dt, total},
+    coll_red_desc_t mine = {{COLL_REDUCE_SCATTER, 0, 0, NULL, NULL}, total, total * size, red->op, {(void *)input, red->dt, total},
                             {recvbuf, red->dt, mycount}};
     char *scratch = in_place ? malloc((size_t)(mycount * size > 0 ? mycount * size : 1)) : NULL;
-    mpcrt_comm_rendezvous(comm, me, &mine);
+    unsigned parity;
+    coll_meet(comm, me, &mine.header, &parity); /* no fused work: pull */
     int rc = coll_red_agree(comm, COLL_REDUCE_SCATTER, me, mycount > 0 ? n : 0);
     if (rc == MPI_SUCCESS && in_place && !scratch)
         rc = MPI_ERR_NO_MEM;
@@ -33,7 +34,7 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
         coll_view_list_t outputs = {NULL, 0, &out, 1};
         rc = coll_combine(red, &inputs, first, mycount, &outputs, 0);
     }
-    mpcrt_comm_rendezvous_done(comm);
+    coll_meet_done(comm, me, true);
     if (rc == MPI_SUCCESS && in_place) {
         coll_view_t result = coll_packed_view(scratch, mycount * size);
         coll_copy_range(&result, 0, &mine.output, 0, mycount * size);

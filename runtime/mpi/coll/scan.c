@@ -1,7 +1,7 @@
 /* Inclusive and exclusive scans inside one process: member r reduces the inputs of members 0..r (0..r-1
  * for exscan), in rank order, into its receive buffer. In place, the receive buffer is an input the later
  * members read, so the result waits in a packed scratch buffer until everyone has left. */
-#include "coll_internal.h"
+#include "meet.h"
 
 #include <stdlib.h>
 
@@ -13,10 +13,11 @@ int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_
     const void *input = in_place ? recvbuf : sendbuf;
     MPI_Count bytes = count * red->dt->size;
     uint32_t kind = exclusive ? COLL_EXSCAN : COLL_SCAN;
-    coll_red_desc_t mine = {{kind, 0}, count, bytes, red->op, {(void *)input, red->dt, count}, {recvbuf, red->dt, count}};
+    coll_red_desc_t mine = {{kind, 0, 0, NULL, NULL}, count, bytes, red->op, {(void *)input, red->dt, count}, {recvbuf, red->dt, count}};
     int ninputs = exclusive ? me : me + 1; /* exscan: member 0's receive buffer is left alone */
     char *scratch = in_place && ninputs > 0 ? malloc((size_t)(bytes > 0 ? bytes : 1)) : NULL;
-    mpcrt_comm_rendezvous(comm, me, &mine);
+    unsigned parity;
+    coll_meet(comm, me, &mine.header, &parity); /* no fused work: pull */
     int rc = coll_red_agree(comm, kind, me, ninputs);
     if (rc == MPI_SUCCESS && in_place && ninputs > 0 && !scratch)
         rc = MPI_ERR_NO_MEM;
@@ -26,7 +27,7 @@ int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_
         coll_view_list_t outputs = {NULL, 0, &out, 1};
         rc = coll_combine(red, &inputs, 0, count, &outputs, 0);
     }
-    mpcrt_comm_rendezvous_done(comm);
+    coll_meet_done(comm, me, true);
     if (rc == MPI_SUCCESS && scratch) {
         coll_view_t result = coll_packed_view(scratch, bytes);
         coll_copy_range(&result, 0, &mine.output, 0, bytes);

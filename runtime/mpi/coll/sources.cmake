@@ -3,6 +3,7 @@ list(APPEND MPI_SOURCES
   mpi/coll/op.c
   mpi/coll/op_kernels.c
   mpi/coll/copy.c
+  mpi/coll/meet.c
   mpi/coll/combine.c
   mpi/coll/rooted.c
   mpi/coll/allgather.c

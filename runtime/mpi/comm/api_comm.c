@@ -66,7 +66,7 @@ int PMPI_Barrier(MPI_Comm handle)
         return rc ? mpcrt_mpi_error(handle, "MPI_Barrier", rc, "cannot reach the other members") : rc;
     }
     if (rc == MPI_SUCCESS && mpcrt_comm_size(meet) > 1)
-        mpcrt_comm_rendezvous(meet, mpcrt_comm_rank(meet), NULL);
+        mpcrt_coll_barrier(meet);
     return rc;
 }
 MPCRT_PMPI_ALIAS(Barrier)

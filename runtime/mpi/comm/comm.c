@@ -94,6 +94,9 @@ static void destroy_comm(mpcrt_object_t *obj)
         mpcrt_object_release(c->topo);
     mpcrt_comm_pending_free(atomic_load_explicit(&c->pending, memory_order_acquire));
     free(c->contributions);
+    void *coll_state = atomic_load_explicit(&c->coll_state, memory_order_acquire);
+    if (coll_state)
+        c->coll_state_free(coll_state);
     free(c);
 }
 

@@ -64,6 +64,10 @@ typedef struct mpcrt_comm {
     mpcrt_barrier_t barrier;
     void **contributions; /* by comm rank */
     void *shared_result;  /* written by one member between the two barriers of a creation */
+    /* State of the in-process phase of collectives (coll/meet.c): made by the first collective that needs
+     * it, freed with the communicator by coll_state_free. The comm module does not look inside. */
+    void *_Atomic coll_state;
+    void (*coll_state_free)(void *state);
 } mpcrt_comm_t;
 
 /* The calling rank's MPI_COMM_SELF (one object per rank: the predefined handle names a different group in

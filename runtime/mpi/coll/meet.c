@@ -1,0 +1,264 @@
+/* Two-level meeting of a communicator's members inside one process (see meet.h): groups by home VP, gates
+ * that park waiters instead of spinning (32 ranks on a core must let each other arrive), work attached to
+ * the last arrivals. */
+#include "meet.h"
+#include "coll_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ gates */
+
+static bool gate_reached(coll_gate_t *g, uint32_t target)
+{
+    /* acquire: what the opener wrote before opening (results, buffers) is visible to the woken member. */
+    return (int32_t)(atomic_load_explicit(&g->opened, memory_order_acquire) - target) >= 0;
+}
+
+static void gate_wait(coll_gate_t *g, uint32_t target)
+{
+    while (!gate_reached(g, target)) {
+        mpcrt_waiter_t w;
+        mpcrt_waiter_init(&w);
+        mpcrt_spin_lock(&g->guard);
+        if (gate_reached(g, target)) { /* opened between the check and the lock: the opener saw no waiter */
+            mpcrt_spin_unlock(&g->guard);
+            return;
+        }
+        w.next = g->head;
+        g->head = &w;
+        mpcrt_spin_unlock(&g->guard);
+        mpcrt_waiter_sleep(&w);
+    }
+}
+
+static void gate_open(coll_gate_t *g, uint32_t opened)
+{
+    /* release: publishes the generation's results before any waiter can see it over. */
+    atomic_store_explicit(&g->opened, opened, memory_order_release);
+    mpcrt_spin_lock(&g->guard);
+    mpcrt_waiter_t *w = g->head;
+    g->head = NULL;
+    mpcrt_spin_unlock(&g->guard);
+    while (w) {
+        mpcrt_waiter_t *next = w->next; /* read before the wake: the waiter's frame goes once it runs */
+        mpcrt_waiter_wake(w);
+        w = next;
+    }
+}
+
+/* ------------------------------------------------------------------ state */
+
+bool coll_buf_reserve(coll_buf_t *b, size_t bytes)
+{
+    if (b->cap >= bytes)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < bytes)
+        cap *= 2;
+    void *p = malloc(cap);
+    if (!p)
+        return false;
+    free(b->p);
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+static void meet_free(void *state)
+{
+    coll_meet_t *m = state;
+    if (!m)
+        return;
+    for (int g = 0; g < m->ngroups; g++)
+        for (int p = 0; p < 2; p++)
+            free(m->groups[g].buf[p].p);
+    for (int r = 0; r < m->n; r++)
+        for (int p = 0; p < 2; p++)
+            free(m->member[r].stage[p].p);
+    for (int p = 0; p < 2; p++)
+        free(m->result[p].p);
+    free(m->group_of);
+    free(m->members);
+    free(m->groups);
+    free(m->member);
+    free(m);
+}
+
+/* The home VP of member r: ranks never migrate, so members with the same one run one at a time. */
+static int home_vp(const mpcrt_comm_t *comm, int r)
+{
+    int local = comm->group->world[r] - mpcrt_job_first_rank();
+    return local >= 0 && local < mpcrt_job_local_ranks() ? mpcrt_job_rank_vp(local) : -1;
+}
+
+static coll_meet_t *meet_create(const mpcrt_comm_t *comm)
+{
+    int n = mpcrt_comm_size(comm);
+    coll_meet_t *m = aligned_alloc(64, (sizeof *m + 63) / 64 * 64);
+    if (!m)
+        return NULL;
+    *m = (coll_meet_t){.n = n};
+    m->group_of = malloc(sizeof(int) * (size_t)n);
+    m->members = malloc(sizeof(int) * (size_t)n);
+    int *vp_of_group = malloc(sizeof(int) * (size_t)n);
+    int *count = calloc((size_t)n, sizeof(int));
+    m->member = aligned_alloc(64, (sizeof(coll_member_t) * (size_t)n + 63) / 64 * 64);
+    if (!m->group_of || !m->members || !vp_of_group || !count || !m->member)
+        goto fail;
+    for (int r = 0; r < n; r++) {
+        m->member[r] = (coll_member_t){0};
+        int vp = home_vp(comm, r), g = 0;
+        while (g < m->ngroups && vp_of_group[g] != vp)
+            g++;
+        if (g == m->ngroups)
+            vp_of_group[m->ngroups++] = vp;
+        m->group_of[r] = g;
+        count[g]++;
+    }
+    m->groups = aligned_alloc(64, (sizeof(coll_group_t) * (size_t)m->ngroups + 63) / 64 * 64);
+    if (!m->groups)
+        goto fail;
+    m->ordered = true;
+    for (int g = 0, at = 0; g < m->ngroups; g++) {
+        m->groups[g] = (coll_group_t){.size = count[g], .first = at};
+        at += count[g];
+        count[g] = 0;
+    }
+    for (int r = 0; r < n; r++) {
+        coll_group_t *grp = &m->groups[m->group_of[r]];
+        int slot = grp->first + count[m->group_of[r]]++;
+        m->members[slot] = r;
+        m->ordered &= slot == r; /* groups in rank order, each a run of consecutive ranks */
+    }
+    free(vp_of_group);
+    free(count);
+    return m;
+fail:
+    free(vp_of_group);
+    free(count);
+    meet_free(m);
+    return NULL;
+}
+
+coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
+{
+    /* acquire: the state's fields as its maker wrote them. */
+    coll_meet_t *m = atomic_load_explicit(&comm->coll_state, memory_order_acquire);
+    if (m)
+        return m;
+    coll_meet_t *made = meet_create(comm);
+    if (!made) {
+        /* The members must all meet the same way: no fallback that some would take and others not. */
+        fprintf(stderr, "mpcrt: rank %d: out of memory for a collective's meeting state; ending the job\n",
+                mpcrt_mpi_world_rank());
+        fflush(stderr);
+        _exit(1);
+    }
+    void *expected = NULL;
+    comm->coll_state_free = meet_free; /* the same function for every maker: a racing store is harmless */
+    if (atomic_compare_exchange_strong_explicit(&comm->coll_state, &expected, made, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return made;
+    meet_free(made); /* another member installed its own first */
+    return expected;
+}
+
+/* ------------------------------------------------------------------ rounds */
+
+/* Whether two members called the same fused collective with the same root, amount and operation. */
+static bool same_call(const coll_header_t *a, const coll_header_t *b)
+{
+    return a && b && a->kind == b->kind && a->root == b->root && a->bytes == b->bytes && a->fused &&
+           a->fused == b->fused && (a->op == b->op || (a->op && b->op && coll_same_op(a->op, b->op)));
+}
+
+/* The last member of group g: the group agrees with it, then its work. */
+static bool group_work(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine)
+{
+    if (!mine->fused)
+        return false;
+    const coll_group_t *grp = &m->groups[g];
+    for (int i = 0; i < grp->size; i++)
+        if (!same_call(comm->contributions[m->members[grp->first + i]], mine))
+            return false;
+    return !mine->fused->group || mine->fused->group(comm, m, g, parity, mine);
+}
+
+/* The last member overall: the groups agree with each other (each agrees within), then the work. */
+static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine)
+{
+    if (atomic_load_explicit(&m->pull[parity], memory_order_relaxed) || !mine->fused)
+        return false;
+    for (int g = 0; g < m->ngroups; g++)
+        if (!same_call(comm->contributions[m->members[m->groups[g].first]], mine))
+            return false;
+    return !mine->fused->top || mine->fused->top(comm, m, parity, mine);
+}
+
+bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity)
+{
+    coll_meet_t *m = coll_meet_of(comm);
+    comm->contributions[me] = (void *)desc;
+    uint32_t gen = m->member[me].gen++;
+    unsigned p = gen & 1;
+    *parity = p;
+    int g = m->group_of[me];
+    coll_group_t *grp = &m->groups[g];
+    /* acq_rel: the last member acquires every member's descriptor and staged data (released by their own
+     * increments: a release sequence on the counter), and passes them on by its own increment above. */
+    if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
+        gate_wait(&grp->gate, gen + 1);
+        return !atomic_load_explicit(&m->pull[p], memory_order_relaxed); /* ordered by the gate */
+    }
+    /* Last of the group: nobody in it can arrive again before its gate opens below. */
+    atomic_store_explicit(&grp->arrived, 0, memory_order_relaxed);
+    if (!group_work(comm, m, g, p, desc))
+        atomic_store_explicit(&m->pull[p], true, memory_order_relaxed); /* ordered by the increment */
+    if (atomic_fetch_add_explicit(&m->top_arrived, 1, memory_order_acq_rel) + 1 < m->ngroups) {
+        gate_wait(&m->top, gen + 1);
+    } else {
+        atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
+        if (!top_work(comm, m, p, desc))
+            atomic_store_explicit(&m->pull[p], true, memory_order_relaxed);
+        /* Everybody has left generation gen - 1's round: nobody reads the other parity's flag any more. */
+        atomic_store_explicit(&m->pull[p ^ 1], false, memory_order_relaxed);
+        gate_open(&m->top, gen + 1);
+    }
+    gate_open(&grp->gate, gen + 1);
+    return !atomic_load_explicit(&m->pull[p], memory_order_relaxed);
+}
+
+void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait)
+{
+    coll_meet_t *m = coll_meet_of(comm);
+    uint32_t gen = m->member[me].gen - 1; /* the round this member just took part in */
+    coll_group_t *grp = &m->groups[m->group_of[me]];
+    /* acq_rel as in the round: the member that completes the count has every member's reads before it.
+     * A member counts out of generation k before it arrives at k + 1, so the counts never mix. */
+    if (atomic_fetch_add_explicit(&grp->done, 1, memory_order_acq_rel) + 1 == grp->size) {
+        atomic_store_explicit(&grp->done, 0, memory_order_relaxed);
+        if (atomic_fetch_add_explicit(&m->top_done, 1, memory_order_acq_rel) + 1 == m->ngroups) {
+            atomic_store_explicit(&m->top_done, 0, memory_order_relaxed);
+            gate_open(&m->done, gen + 1);
+        }
+    }
+    if (wait)
+        gate_wait(&m->done, gen + 1);
+}
+
+/* ------------------------------------------------------------------ barrier */
+
+static const coll_fused_t fused_barrier = {NULL, NULL};
+
+int mpcrt_coll_barrier(mpcrt_comm_t *comm)
+{
+    int me = mpcrt_comm_rank(comm);
+    coll_header_t mine = {COLL_BARRIER, 0, 0, NULL, &fused_barrier};
+    unsigned parity;
+    bool fused = coll_meet(comm, me, &mine, &parity);
+    /* A round whose members called other collectives: they may read nothing of ours, but count out. */
+    coll_meet_done(comm, me, !fused);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,101 @@
+/* The in-process phase of collectives (DESIGN.md section 4): the members of a communicator that live in this
+ * process meet through shared memory, with no messages. Arrival is two-level, following where ranks run:
+ * members whose ranks share a home VP form a group (they never run at once, so their counter stays in one
+ * core's cache); the last member of a group to arrive represents it at the top; the last group to arrive
+ * opens the top gate, and each representative opens its group's gate. Waiters park (32 ranks on a core
+ * must let each other arrive). A round costs one atomic increment per member on its core's line, one per
+ * group on the shared line and one cross-core wake-up per group.
+ *
+ * Each collective call is one round followed by a done phase:
+ * - fused collectives (small messages, fused.c) attach work to the round: the last member of a group
+ *   works over its members (they are all waiting, so their descriptors and buffers are valid), the last
+ *   member overall finishes; results go to buffers of the meeting, read by every member after the release
+ *   (one copy out each, in parallel). Their done phase does not wait.
+ * - pull collectives (the others, and any round whose members disagree) read their peers' buffers in place
+ *   after the release, then wait in the done phase until every member has finished reading.
+ * A round whose members disagree (different collectives, roots, amounts, operations: erroneous programs)
+ * or whose work failed runs no fused work: every member takes its collective's pull path, which reports
+ * the error as the member sees it. Every call is one round and one done phase, so the rounds stay aligned
+ * whatever the members called. */
+#ifndef MPCRT_MPI_COLL_MEET_H
+#define MPCRT_MPI_COLL_MEET_H
+
+#include "coll_internal.h"
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A gate: ULTs (or kernel threads) wait until a generation is over. */
+typedef struct {
+    _Atomic int guard;       /* protects head */
+    _Atomic uint32_t opened; /* generations over (wraps) */
+    mpcrt_waiter_t *head;
+} coll_gate_t;
+
+/* Memory grown on demand, written by one member of a generation (its owner at that point). */
+typedef struct {
+    void *p;
+    size_t cap;
+} coll_buf_t;
+
+typedef struct {
+    alignas(64) _Atomic int arrived;
+    _Atomic int done;
+    int size;  /* members in the group */
+    int first; /* index into coll_meet_t.members of the group's first member */
+    coll_gate_t gate;
+    /* Written by the group's last member of a generation (parity = generation % 2), read by everyone
+     * after the release: a member can start generation k + 2 only once every member left generation k. */
+    coll_buf_t buf[2];
+} coll_group_t;
+
+typedef struct {
+    alignas(64) uint32_t gen; /* rounds this member took part in */
+    coll_buf_t stage[2];      /* written by this member before it arrives, read by the others after */
+    MPI_Count staged[2];      /* bytes in stage */
+} coll_member_t;
+
+typedef struct coll_meet {
+    int n, ngroups;
+    /* Every group is a run of consecutive comm ranks and groups follow rank order: partial results of
+     * groups combined in group order are in rank order (non-commutative reductions). */
+    bool ordered;
+    int *group_of; /* by comm rank */
+    int *members;  /* comm ranks, group by group */
+    coll_group_t *groups;
+    coll_member_t *member;
+    alignas(64) _Atomic int top_arrived;
+    _Atomic int top_done;
+    coll_gate_t top, done;
+    coll_buf_t result[2]; /* written by the last member of a generation */
+    _Atomic bool pull[2]; /* the generation's fused work did not run: every member pulls */
+} coll_meet_t;
+
+/* Work of a fused collective (see above). Both return false when they could not do it (out of memory):
+ * the generation then takes the pull path. */
+typedef struct coll_fused {
+    bool (*group)(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine);
+    bool (*top)(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine);
+} coll_fused_t;
+
+/* The communicator's meeting state (made on first use). */
+coll_meet_t *coll_meet_of(mpcrt_comm_t *comm);
+/* The parity of the member's next round (its staging buffer before it arrives). */
+static inline unsigned coll_next_parity(const coll_meet_t *m, int me)
+{
+    return m->member[me].gen & 1;
+}
+
+/* The round: publishes desc as comm->contributions[me], arrives, runs the fused work that falls to this
+ * member, and returns once every member arrived: true when the fused work ran (desc->fused set and every
+ * member agreed), false when the caller must pull. *parity names the generation's buffers. */
+bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity);
+/* The done phase, after the round: wait = true (pull) returns once every member has called it, so peers no
+ * longer read this member's buffers; wait = false (fused) only counts the member out. */
+void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait);
+
+/* Grows b to at least bytes (contents not kept); false when out of memory. */
+bool coll_buf_reserve(coll_buf_t *b, size_t bytes);
+
+#endif
