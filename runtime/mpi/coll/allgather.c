@@ -2,7 +2,10 @@
  * of each group packs its members' blocks into the group's buffer, and every member copies the groups'
  * buffers out after the release (one copy per group when the blocks are consecutive). Otherwise every
  * member pulls each peer's block straight from the peer's send buffer (or, in place, from the peer's own
- * block of its receive buffer, which no member writes) into its receive buffer. */
+ * block of its receive buffer, which no member writes) into its receive buffer, arrival-aware (Qian 2010,
+ * chapter 6): it starts with the peers that have arrived, while the late ones are still computing. */
+#include <stdlib.h>
+
 #include "meet.h"
 
 enum { FUSED_BYTES = 64 * 1024 }; /* the blocks of all members together */
@@ -20,6 +23,51 @@ void coll_gather_out(coll_meet_t *m, unsigned parity, MPI_Count bytes, const mpc
                      int skip);
 
 static const coll_fused_t fused_allgather = {coll_gather_group, NULL};
+
+/* A member's pulls in the arrival-aware path. */
+typedef struct {
+    mpcrt_comm_t *comm;
+    coll_meet_t *m;
+    int me, n;
+    const allgather_desc_t *mine;
+    bool *served;
+    int rc;
+} pulls_t;
+
+/* Copies the block of every peer that arrived and was not served yet; starting after oneself spreads the
+ * members' first reads over different peers. */
+static bool serve(void *arg)
+{
+    pulls_t *p = arg;
+    bool found = false;
+    for (int k = 0; k < p->n; k++) {
+        int q = (p->me + k) % p->n;
+        if (p->served[q] || !coll_peer_arrived(p->m, p->me, q))
+            continue;
+        p->served[q] = found = true;
+        if (q == p->me && p->mine->in_place)
+            continue;
+        const allgather_desc_t *peer = coll_peer(p->comm, q, COLL_ALLGATHER);
+        int copied = MPI_ERR_OTHER;
+        if (peer) {
+            coll_view_t src = peer->in_place ? coll_block(peer->recv, q) : peer->send;
+            coll_view_t dst = coll_block(p->mine->recv, q);
+            copied = coll_copy(&src, &dst);
+        }
+        if (p->rc == MPI_SUCCESS)
+            p->rc = copied;
+    }
+    return found;
+}
+
+static bool waiting(void *arg)
+{
+    pulls_t *p = arg;
+    for (int q = 0; q < p->n; q++)
+        if (!p->served[q] && coll_peer_arrived(p->m, p->me, q))
+            return true;
+    return false;
+}
 
 int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
                          mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv)
@@ -40,23 +88,17 @@ int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count send
         coll_meet_done(comm, me, false);
         return MPI_SUCCESS;
     }
-    int rc = MPI_SUCCESS;
-    /* Starting after oneself spreads the members' first reads over different peers. */
-    for (int k = 0; k < n; k++) {
-        int q = (me + k) % n;
-        const allgather_desc_t *peer = coll_peer(comm, q, COLL_ALLGATHER);
-        if (q == me && mine.in_place)
-            continue;
-        if (!peer) {
-            rc = MPI_ERR_OTHER;
-            continue;
-        }
-        coll_view_t src = peer->in_place ? coll_block(peer->recv, q) : peer->send;
-        coll_view_t dst = coll_block(recv, q);
-        int copied = coll_copy(&src, &dst);
-        if (rc == MPI_SUCCESS)
-            rc = copied;
+    /* Pull, arrival-aware: while waiting for the last members, copy from those that arrived. */
+    pulls_t pulls = {comm, coll_meet_of(comm), me, n, &mine, calloc((size_t)n, sizeof(bool)), MPI_SUCCESS};
+    if (!pulls.served) {
+        coll_meet(comm, me, &mine.header, &parity);
+        coll_meet_done(comm, me, true);
+        return MPI_ERR_NO_MEM;
     }
+    coll_server_t server = {serve, waiting, &pulls};
+    coll_meet_serving(comm, me, &mine.header, &parity, &server);
+    serve(&pulls); /* everybody has arrived: the rest */
+    free(pulls.served);
     coll_meet_done(comm, me, true);
-    return rc;
+    return pulls.rc;
 }

@@ -1,9 +1,10 @@
 /* Alltoall, alltoallv and alltoallw inside one process. Small uniform ones are fused into the meeting
  * (meet.h): the last member of each group transposes its members' send blocks into the group's buffer,
  * by destination, so that each member then copies one run of blocks per group. Otherwise every member
- * pulls block `me` of each peer's send buffer into its block for that peer; in place, a member's receive
- * buffer is also what its peers read, so it receives into a packed scratch buffer and unpacks it after
- * everyone has left. */
+ * pulls block `me` of each peer's send buffer into its block for that peer, arrival-aware (Qian 2010,
+ * chapter 6): it starts with the peers that have arrived, while the late ones are still computing. In
+ * place, a member's receive buffer is also what its peers read, so it receives into a packed scratch
+ * buffer and unpacks it after everyone has left. */
 #include "meet.h"
 
 #include <stdlib.h>
@@ -49,6 +50,52 @@ static bool transpose_group(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned 
 
 static const coll_fused_t fused_alltoall = {transpose_group, NULL};
 
+/* A member's pulls in the arrival-aware path. */
+typedef struct {
+    mpcrt_comm_t *comm;
+    coll_meet_t *m;
+    int me, n;
+    const alltoall_desc_t *mine;
+    bool *served;
+    MPI_Count *offsets; /* in place: block q waits at scratch + offsets[q] */
+    char *scratch;
+    int rc;
+} pulls_t;
+
+/* Takes block `me` of every peer that arrived and was not served yet (starting after oneself). */
+static bool serve(void *arg)
+{
+    pulls_t *p = arg;
+    bool found = false;
+    for (int k = 0; k < p->n; k++) {
+        int q = (p->me + k) % p->n;
+        if (p->served[q] || !coll_peer_arrived(p->m, p->me, q))
+            continue;
+        p->served[q] = found = true;
+        const alltoall_desc_t *peer = coll_peer(p->comm, q, COLL_ALLTOALL);
+        coll_view_t dst = coll_block(p->mine->recv, q);
+        if (p->scratch)
+            dst = coll_packed_view(p->scratch + p->offsets[q], p->offsets[q + 1] - p->offsets[q]);
+        int copied = MPI_ERR_OTHER;
+        if (peer) {
+            coll_view_t src = coll_block(peer->in_place ? peer->recv : peer->send, p->me);
+            copied = coll_copy(&src, &dst);
+        }
+        if (p->rc == MPI_SUCCESS)
+            p->rc = copied;
+    }
+    return found;
+}
+
+static bool waiting(void *arg)
+{
+    pulls_t *p = arg;
+    for (int q = 0; q < p->n; q++)
+        if (!p->served[q] && coll_peer_arrived(p->m, p->me, q))
+            return true;
+    return false;
+}
+
 static void fused_out(coll_meet_t *m, unsigned parity, int me, MPI_Count bytes,
                       const mpcrt_coll_blocks_t *recv)
 {
@@ -85,46 +132,45 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         coll_meet_done(comm, me, false);
         return MPI_SUCCESS;
     }
+    /* Pull, arrival-aware: while waiting for the last members, take the blocks of those that arrived. In
+     * place, the receive buffer is what the peers read: blocks wait in a packed scratch buffer. */
+    pulls_t pulls = {comm, coll_meet_of(comm), me, n, &mine, calloc((size_t)n, sizeof(bool)), NULL,
+                     NULL, MPI_SUCCESS};
     char *scratch = NULL;
-    MPI_Count scratch_bytes = 0;
-    int rc = MPI_SUCCESS;
-    if (mine.in_place) {
-        for (int q = 0; q < n; q++) {
-            coll_view_t block = coll_block(recv, q);
-            scratch_bytes += coll_view_bytes(&block);
+    if (mine.in_place && pulls.served) {
+        pulls.offsets = malloc(sizeof(MPI_Count) * (size_t)(n + 1));
+        if (pulls.offsets) {
+            pulls.offsets[0] = 0;
+            for (int q = 0; q < n; q++) {
+                coll_view_t block = coll_block(recv, q);
+                pulls.offsets[q + 1] = pulls.offsets[q] + coll_view_bytes(&block);
+            }
+            scratch = pulls.scratch = malloc((size_t)(pulls.offsets[n] > 0 ? pulls.offsets[n] : 1));
         }
-        scratch = malloc((size_t)(scratch_bytes > 0 ? scratch_bytes : 1));
-        if (!scratch)
-            rc = MPI_ERR_NO_MEM; /* still count out below: the others wait for every member */
     }
-    MPI_Count offset = 0;
-    for (int q = 0; q < n && !(mine.in_place && !scratch); q++) {
-        const alltoall_desc_t *peer = coll_peer(comm, q, COLL_ALLTOALL);
-        coll_view_t dst = coll_block(recv, q);
-        if (mine.in_place) {
-            MPI_Count room = coll_view_bytes(&dst);
-            dst = coll_packed_view(scratch + offset, room);
-            offset += room;
-        }
-        int copied = MPI_ERR_OTHER;
-        if (peer) {
-            coll_view_t src = coll_block(peer->in_place ? peer->recv : peer->send, me);
-            copied = coll_copy(&src, &dst);
-        }
-        if (rc == MPI_SUCCESS)
-            rc = copied;
+    if (!pulls.served || (mine.in_place && !scratch)) {
+        coll_meet(comm, me, &mine.header, &parity); /* still meet: the others wait for every member */
+        coll_meet_done(comm, me, true);
+        free(pulls.served);
+        free(pulls.offsets);
+        free(scratch);
+        return MPI_ERR_NO_MEM;
     }
+    coll_server_t server = {serve, waiting, &pulls};
+    coll_meet_serving(comm, me, &mine.header, &parity, &server);
+    serve(&pulls); /* everybody has arrived: the rest */
+    int rc = pulls.rc;
+    free(pulls.served);
     coll_meet_done(comm, me, true);
     if (scratch) {
-        offset = 0;
         for (int q = 0; q < n; q++) {
             coll_view_t dst = coll_block(recv, q);
-            MPI_Count room = coll_view_bytes(&dst);
-            coll_view_t src = coll_packed_view(scratch + offset, room);
+            MPI_Count room = pulls.offsets[q + 1] - pulls.offsets[q];
+            coll_view_t src = coll_packed_view(scratch + pulls.offsets[q], room);
             coll_copy_range(&src, 0, &dst, 0, room);
-            offset += room;
         }
         free(scratch);
+        free(pulls.offsets);
     }
     return rc;
 }

@@ -197,11 +197,93 @@ static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const 
     return !mine->fused->top || mine->fused->top(comm, m, parity, mine);
 }
 
-bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity)
+/* What a serving member waits for: a peer it has not served arrived, or the round is over. */
+typedef struct {
+    const coll_server_t *server;
+    coll_gate_t *gate;
+    uint32_t target;
+} serving_t;
+
+static bool serving_ready(void *arg)
+{
+    serving_t *s = arg;
+    return gate_reached(s->gate, s->target) || s->server->waiting(s->server->arg);
+}
+
+/* Sleeps until serving_ready(s) (a peer arrived, or the round is over). Arriving members wake the
+ * watchers (wake_watchers): a watcher publishes itself, then looks again, so either it sees the arrival
+ * or the arriving member sees it (seq_cst fences on both sides). */
+static void watch(coll_meet_t *m, serving_t *s)
+{
+    coll_gate_t *g = &m->arrivals;
+    mpcrt_waiter_t w;
+    mpcrt_waiter_init(&w);
+    mpcrt_spin_lock(&g->guard);
+    w.next = g->head;
+    g->head = &w;
+    atomic_fetch_add_explicit(&m->watching, 1, memory_order_relaxed);
+    mpcrt_spin_unlock(&g->guard);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (serving_ready(s)) {
+        /* Leave the list, unless a waker took it already: then its wake-up is on the way. */
+        bool removed = false;
+        mpcrt_spin_lock(&g->guard);
+        for (mpcrt_waiter_t **at = &g->head; *at; at = &(*at)->next)
+            if (*at == &w) {
+                *at = w.next;
+                removed = true;
+                atomic_fetch_sub_explicit(&m->watching, 1, memory_order_relaxed);
+                break;
+            }
+        mpcrt_spin_unlock(&g->guard);
+        if (removed)
+            return;
+    }
+    mpcrt_waiter_sleep(&w);
+}
+
+static void wake_watchers(coll_meet_t *m)
+{
+    atomic_thread_fence(memory_order_seq_cst); /* the caller's arrival stamp before the look below */
+    if (!atomic_load_explicit(&m->watching, memory_order_relaxed))
+        return;
+    coll_gate_t *g = &m->arrivals;
+    mpcrt_spin_lock(&g->guard);
+    mpcrt_waiter_t *w = g->head;
+    g->head = NULL;
+    atomic_store_explicit(&m->watching, 0, memory_order_relaxed);
+    mpcrt_spin_unlock(&g->guard);
+    while (w) {
+        mpcrt_waiter_t *next = w->next;
+        mpcrt_waiter_wake(w);
+        w = next;
+    }
+}
+
+/* Waits for the gate; a serving member serves the peers that arrive meanwhile and sleeps when none is
+ * new. Gates wake their waiters, not the watchers: the gate opener also wakes the watchers (the last
+ * arrival does, in round_of). */
+static void wait_gate(coll_meet_t *m, coll_gate_t *gate, uint32_t target, const coll_server_t *server)
+{
+    if (!server) {
+        gate_wait(gate, target);
+        return;
+    }
+    serving_t s = {server, gate, target};
+    while (!gate_reached(gate, target))
+        if (!server->serve(server->arg) && !serving_ready(&s))
+            watch(m, &s);
+}
+
+static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity,
+                     const coll_server_t *server)
 {
     coll_meet_t *m = coll_meet_of(comm);
     comm->contributions[me] = (void *)desc;
     uint32_t gen = m->member[me].gen++;
+    /* release: the descriptor above, for the members that serve as peers arrive. */
+    atomic_store_explicit(&m->member[me].arrived, gen + 1, memory_order_release);
+    wake_watchers(m);
     unsigned p = gen & 1;
     *parity = p;
     int g = m->group_of[me];
@@ -209,7 +291,7 @@ bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *
     /* acq_rel: the last member acquires every member's descriptor and staged data (released by their own
      * increments: a release sequence on the counter), and passes them on by its own increment above. */
     if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
-        gate_wait(&grp->gate, gen + 1);
+        wait_gate(m, &grp->gate, gen + 1, server);
         return !atomic_load_explicit(&m->pull[p], memory_order_relaxed); /* ordered by the gate */
     }
     /* Last of the group: nobody in it can arrive again before its gate opens below. */
@@ -217,7 +299,7 @@ bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *
     if (!group_work(comm, m, g, p, desc))
         atomic_store_explicit(&m->pull[p], true, memory_order_relaxed); /* ordered by the increment */
     if (atomic_fetch_add_explicit(&m->top_arrived, 1, memory_order_acq_rel) + 1 < m->ngroups) {
-        gate_wait(&m->top, gen + 1);
+        wait_gate(m, &m->top, gen + 1, server);
     } else {
         atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
         if (!top_work(comm, m, p, desc))
@@ -227,7 +309,19 @@ bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *
         gate_open(&m->top, gen + 1);
     }
     gate_open(&grp->gate, gen + 1);
+    wake_watchers(m); /* serving members of this group wait on the gate through the watchers */
     return !atomic_load_explicit(&m->pull[p], memory_order_relaxed);
+}
+
+bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity)
+{
+    return round_of(comm, me, desc, parity, NULL);
+}
+
+bool coll_meet_serving(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity,
+                       const coll_server_t *server)
+{
+    return round_of(comm, me, desc, parity, server);
 }
 
 void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait)

@@ -52,6 +52,7 @@ typedef struct {
 
 typedef struct {
     alignas(64) uint32_t gen; /* rounds this member took part in */
+    _Atomic uint32_t arrived; /* gen + 1 once it published its descriptor for round gen */
     coll_buf_t stage[2];      /* written by this member before it arrives, read by the others after */
     MPI_Count staged[2];      /* bytes in stage */
 } coll_member_t;
@@ -68,6 +69,9 @@ typedef struct coll_meet {
     alignas(64) _Atomic int top_arrived;
     _Atomic int top_done;
     coll_gate_t top, done;
+    /* Serving members asleep until a peer arrives (coll_meet_serving): arrivals wake them. */
+    alignas(64) _Atomic int watching;
+    coll_gate_t arrivals;
     coll_buf_t result[2]; /* written by the last member of a generation */
     _Atomic bool pull[2]; /* the generation's fused work did not run: every member pulls */
 } coll_meet_t;
@@ -91,6 +95,26 @@ static inline unsigned coll_next_parity(const coll_meet_t *m, int me)
  * member, and returns once every member arrived: true when the fused work ran (desc->fused set and every
  * member agreed), false when the caller must pull. *parity names the generation's buffers. */
 bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity);
+/* Arrival-pattern-aware pulls (Qian 2010, chapter 6; in one process, arrival is a published descriptor):
+ * the same round, but while the member waits for the others to arrive it serves the peers that already
+ * have, first come first served: serve(arg) pulls from every peer that coll_peer_arrived reports and it has
+ * not served yet, and returns whether it found one. The member sleeps only when no new peer arrived. */
+typedef struct {
+    bool (*serve)(void *arg);
+    bool (*waiting)(void *arg); /* a peer arrived that serve() has not served (no side effect) */
+    void *arg;
+} coll_server_t;
+bool coll_meet_serving(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity,
+                       const coll_server_t *server);
+/* Whether peer q has arrived at the round member `me` is in (its descriptor is published and stays valid
+ * until its done phase). */
+static inline bool coll_peer_arrived(const coll_meet_t *m, int me, int q)
+{
+    /* acquire: the peer's descriptor, published before this stamp. */
+    return atomic_load_explicit(&((coll_meet_t *)m)->member[q].arrived, memory_order_acquire) ==
+           m->member[me].gen;
+}
+
 /* The done phase, after the round: wait = true (pull) returns once every member has called it, so peers no
  * longer read this member's buffers; wait = false (fused) only counts the member out. */
 void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait);
