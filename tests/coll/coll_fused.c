@@ -220,6 +220,13 @@ int main(int argc, char **argv)
         all(interleaved);
         MPI_Comm_free(&reversed);
         MPI_Comm_free(&interleaved);
+        if (delay_scale == 0) {
+            /* Two disjoint communicators at once (they may share a context across processes). */
+            MPI_Comm half;
+            MPI_Comm_split(MPI_COMM_WORLD, check_rank % 2, check_rank, &half);
+            all(half);
+            MPI_Comm_free(&half);
+        }
     }
     MPI_Op_free(&compose_op);
     MPI_Type_free(&affine_type);

@@ -1,13 +1,14 @@
 #!/bin/sh
-# run.sh MPCRUN N PROG: runs PROG on N ranks; every rank must print "rank R of N: C checks ok" and nothing
+# run.sh MPCRUN N PROG [MPCRUN OPTIONS]: runs PROG on N ranks; every rank must print "rank R of N: C checks ok" and nothing
 # else may appear (failed checks print their line), and the job must exit 0.
 set -u
 mpcrun=$1
 n=$2
 prog=$3
+shift 3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$mpcrun" -n "$n" "$prog" >"$out/stdout" 2>"$out/stderr"
+"$mpcrun" -n "$n" "$@" "$prog" >"$out/stdout" 2>"$out/stderr"
 status=$?
 fail() {
     echo "FAIL: $(basename "$prog") on $n ranks: $*"

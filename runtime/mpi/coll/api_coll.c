@@ -95,7 +95,7 @@ int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type
     bool idle = comm->remote_group && root == MPI_PROC_NULL; /* nothing is significant */
     if (!idle && (rc = coll_check_side(fn, handle, buf, count, type, &dt, "buffer"))) return rc;
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_bcast : mpcrt_coll_procs_bcast)(comm, buf, count, dt, root));
+        return finish(fn, handle, (comm->local ? mpcrt_coll_bcast : mpcrt_coll_hier_bcast)(comm, buf, count, dt, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_bcast(comm, buf, idle ? 0 : count, idle ? mpcrt_datatype_get(MPI_BYTE) : dt, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -144,7 +144,7 @@ int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MP
             return rc;
     }
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_gather : mpcrt_coll_procs_gather)(comm, sendbuf, sendcount, sdt, &recv, root));
+        return finish(fn, handle, (comm->local ? mpcrt_coll_gather : v->vector ? mpcrt_coll_procs_gather : mpcrt_coll_hier_gather)(comm, sendbuf, sendcount, sdt, &recv, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_gather(comm, sendbuf, sendcount, sdt, &recv, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -281,7 +281,7 @@ int coll_api_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
         (rc = check_own_block(fn, handle, sendbuf, &recv, mpcrt_comm_rank(comm))))
         return rc;
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_allgather : mpcrt_coll_procs_allgather)(comm, sendbuf, sendcount, sdt, &recv));
+        return finish(fn, handle, (comm->local ? mpcrt_coll_allgather : mpcrt_coll_hier_allgather)(comm, sendbuf, sendcount, sdt, &recv));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_allgather(comm, sendbuf, sendcount, sdt, &recv, &s);
     return coll_issue(fn, handle, rc, s, how);

@@ -67,7 +67,7 @@ int coll_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Coun
     }
     if (rc) return rc;
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_reduce : mpcrt_coll_procs_reduce)(comm, sendbuf, recvbuf, count, &red, root));
+        return finish(fn, handle, (comm->local ? mpcrt_coll_reduce : mpcrt_coll_hier_reduce)(comm, sendbuf, recvbuf, count, &red, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_reduce_to(comm, sendbuf, recvbuf, count, &red, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -99,7 +99,7 @@ int coll_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_C
                             true)))
         return rc;
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_allreduce : mpcrt_coll_procs_allreduce)(comm, sendbuf, recvbuf, count, &red));
+        return finish(fn, handle, (comm->local ? mpcrt_coll_allreduce : mpcrt_coll_hier_allreduce)(comm, sendbuf, recvbuf, count, &red));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_allreduce(comm, sendbuf, recvbuf, count, &red, &s);
     return coll_issue(fn, handle, rc, s, how);

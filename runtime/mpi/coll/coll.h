@@ -134,6 +134,22 @@ int mpcrt_coll_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *rec
 int mpcrt_coll_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                     const mpcrt_coll_reduction_t *red, bool exclusive);
 
+/* Hierarchical forms for communicators whose members live in several processes (hier.c): through shared
+ * memory inside each process, messages between one leader per process; they fall back to the flat
+ * procs.c forms below where the hierarchy does not apply (one member per process, v forms, a
+ * non-commutative operation over processes whose members are not consecutive ranks). */
+int mpcrt_coll_hier_barrier(mpcrt_comm_t *comm);
+int mpcrt_coll_hier_bcast(mpcrt_comm_t *comm, void *buf, MPI_Count count, mpcrt_datatype_t *dt, int root);
+int mpcrt_coll_hier_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           const mpcrt_coll_reduction_t *red, int root);
+int mpcrt_coll_hier_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                              const mpcrt_coll_reduction_t *red);
+int mpcrt_coll_hier_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                              mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv);
+/* Uniform gather only (MPI_Gather: the non-roots cannot tell a gatherv). */
+int mpcrt_coll_hier_gather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                           mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv, int root);
+
 /* The same collectives (same contracts) for communicators whose members live in several processes
  * (procs.c: over point-to-point messages); the API layer picks by mpcrt_comm_t.local. */
 int mpcrt_coll_procs_barrier(mpcrt_comm_t *comm);

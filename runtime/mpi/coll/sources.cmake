@@ -18,4 +18,5 @@ list(APPEND MPI_SOURCES
   mpi/coll/issue.c
   mpi/coll/api_icoll.c
   mpi/coll/api_neighbor.c
-  mpi/coll/procs.c)
+  mpi/coll/procs.c
+  mpi/coll/hier.c)

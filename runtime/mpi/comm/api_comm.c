@@ -62,7 +62,7 @@ int PMPI_Barrier(MPI_Comm handle)
     /* An intercommunicator's barrier waits for both groups: its members meet in the pair's bridge. */
     mpcrt_comm_t *meet = rc == MPI_SUCCESS && comm->bridge ? comm->bridge : comm;
     if (rc == MPI_SUCCESS && !meet->local && mpcrt_comm_size(meet) > 1) {
-        rc = mpcrt_coll_procs_barrier(meet);
+        rc = mpcrt_coll_hier_barrier(meet);
         return rc ? mpcrt_mpi_error(handle, "MPI_Barrier", rc, "cannot reach the other members") : rc;
     }
     if (rc == MPI_SUCCESS && mpcrt_comm_size(meet) > 1)
