@@ -1,15 +1,20 @@
-/* Overlap of a non-blocking allreduce with computation: how much of the collective's time is hidden when the
- * rank computes between MPI_Iallreduce and MPI_Wait without calling MPI (a library that only progresses
- * inside MPI calls hides nothing).
- *   t_comm     Iallreduce + Wait alone
- *   t_compute  a busy loop calibrated to last about t_comm
- *   t_both     Iallreduce, the loop, Wait
- *   overlap %  = 100 * (t_comm + t_compute - t_both) / t_comm, clipped to [0, 100]
- * Prints "overlap BYTES PERCENT" and "iallreduce BYTES USEC" from rank 0 (slowest rank's times), or
+/* Overlap of non-blocking collectives (MPI_Iallreduce, MPI_Ialltoall) with computation: how much of the
+ * collective's time is hidden when ranks compute between the call and MPI_Wait without calling MPI (a
+ * library that only progresses inside MPI calls hides nothing). Taboada's method (research/seed003 §2.0,
+ * the IMB-NBC formula), each time the slowest rank's mean per iteration:
+ *   t_comm     Icoll + Wait alone
+ *   t_comp     a busy loop calibrated to last about t_comm
+ *   t_ovl      Icoll, the loop, Wait
+ *   overlap %  = 100 * max(0, min(1, (t_comm + t_comp - t_ovl) / min(t_comm, t_comp)))
+ * Two settings: `all` (every rank computes: with one rank per core no core is free for progress) and
+ * `one` (only rank 0 computes: the other ranks wait in MPI_Wait, so their cores are free to progress rank
+ * 0's part too; the ratio then says whether a computing rank's collective moves without it).
+ * Prints "overlap-COLL-SETTING BYTES PERCENT" and "COLL BYTES USEC" (t_comm) from rank 0, or
  * "unsupported" when MPI_Iallreduce reports an error.
  *     overlap [DIVISOR]   (fewer iterations) */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static volatile double sink;
@@ -22,16 +27,28 @@ static void compute(long units)
     sink = x;
 }
 
-/* The slowest rank's mean seconds per iteration of one of the three variants. */
-static double timed(int variant, double *in, double *out, int count, long units, int iterations)
+enum coll { IALLREDUCE, IALLTOALL };
+static const char *const coll_names[] = {"iallreduce", "ialltoall"};
+
+static void start(enum coll c, double *in, double *out, int count, int size, MPI_Request *request)
+{
+    if (c == IALLREDUCE)
+        MPI_Iallreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, request);
+    else
+        MPI_Ialltoall(in, count / size, MPI_DOUBLE, out, count / size, MPI_DOUBLE, MPI_COMM_WORLD, request);
+}
+
+/* The slowest rank's mean seconds per iteration: variant 0 communicates, 1 computes, 2 both. */
+static double timed(enum coll c, int variant, bool computes, double *in, double *out, int count, int size,
+                    long units, int iterations)
 {
     MPI_Request request;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (int i = 0; i < iterations; i++) {
         if (variant != 1)
-            MPI_Iallreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &request);
-        if (variant != 0)
+            start(c, in, out, count, size, &request);
+        if (variant != 0 && computes)
             compute(units);
         if (variant != 1)
             MPI_Wait(&request, MPI_STATUS_IGNORE);
@@ -68,20 +85,27 @@ int main(int argc, char **argv)
     compute(10000000);
     double units_per_s = 10000000 / (MPI_Wtime() - t0);
     MPI_Bcast(&units_per_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    static const int counts[] = {1, 1024, 1 << 17}; /* 8 B, 8 KiB, 1 MiB */
-    for (int c = 0; c < 3; c++) {
-        int count = counts[c];
-        int bytes = count * (int)sizeof(double);
-        int iterations = (bytes <= 65536 ? 200 : 20) / divisor + 2;
-        timed(0, in, out, count, 0, 2); /* warm-up */
-        double t_comm = timed(0, in, out, count, 0, iterations);
-        long units = (long)(t_comm * units_per_s);
-        double t_compute = timed(1, in, out, count, units, iterations);
-        double t_both = timed(2, in, out, count, units, iterations);
-        double overlap = 100.0 * (t_comm + t_compute - t_both) / t_comm;
-        overlap = overlap < 0 ? 0 : overlap > 100 ? 100 : overlap;
-        if (rank == 0)
-            printf("overlap %d %.1f\niallreduce %d %.3f\n", bytes, overlap, bytes, t_comm * 1e6);
+    static const int counts[] = {1 << 10, 1 << 17}; /* 8 KiB, 1 MiB */
+    for (int c = IALLREDUCE; c <= IALLTOALL; c++) {
+        for (int k = 0; k < 2; k++) {
+            int count = counts[k] / size * size;
+            int bytes = count * (int)sizeof(double);
+            int iterations = (bytes <= 65536 ? 200 : 20) / divisor + 2;
+            timed(c, 0, true, in, out, count, size, 0, 2); /* warm-up */
+            double t_comm = timed(c, 0, true, in, out, count, size, 0, iterations);
+            long units = (long)(t_comm * units_per_s);
+            for (int setting = 0; setting < 2; setting++) {
+                bool computes = setting == 0 || rank == 0;
+                double t_comp = timed(c, 1, computes, in, out, count, size, units, iterations);
+                double t_ovl = timed(c, 2, computes, in, out, count, size, units, iterations);
+                double hidden = (t_comm + t_comp - t_ovl) / (t_comm < t_comp ? t_comm : t_comp);
+                double overlap = 100.0 * (hidden < 0 ? 0 : hidden > 1 ? 1 : hidden);
+                if (rank == 0)
+                    printf("overlap-%s-%s %d %.1f\n", coll_names[c], setting ? "one" : "all", bytes, overlap);
+            }
+            if (rank == 0)
+                printf("%s %d %.3f\n", coll_names[c], bytes, t_comm * 1e6);
+        }
     }
     free(in);
     free(out);
