@@ -83,7 +83,10 @@ int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count send
             mine.header.fused = &fused_allgather;
     }
     unsigned parity;
-    if (coll_meet(comm, me, &mine.header, &parity)) {
+    /* One round per call: a fused attempt that the round refused (members disagree) pulls after it,
+     * everybody having arrived; the others pull arrival-aware during theirs. */
+    bool met = mine.header.fused != NULL;
+    if (met && coll_meet(comm, me, &mine.header, &parity)) {
         coll_gather_out(coll_meet_of(comm), parity, mine.header.bytes, recv, mine.in_place ? me : -1);
         coll_meet_done(comm, me, false);
         return MPI_SUCCESS;
@@ -91,12 +94,14 @@ int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count send
     /* Pull, arrival-aware: while waiting for the last members, copy from those that arrived. */
     pulls_t pulls = {comm, coll_meet_of(comm), me, n, &mine, calloc((size_t)n, sizeof(bool)), MPI_SUCCESS};
     if (!pulls.served) {
-        coll_meet(comm, me, &mine.header, &parity);
+        if (!met)
+            coll_meet(comm, me, &mine.header, &parity); /* still meet: the others wait for every member */
         coll_meet_done(comm, me, true);
         return MPI_ERR_NO_MEM;
     }
     coll_server_t server = {serve, waiting, &pulls};
-    coll_meet_serving(comm, me, &mine.header, &parity, &server);
+    if (!met)
+        coll_meet_serving(comm, me, &mine.header, &parity, &server);
     serve(&pulls); /* everybody has arrived: the rest */
     free(pulls.served);
     coll_meet_done(comm, me, true);

@@ -127,7 +127,10 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
             mine.header.fused = &fused_alltoall;
     }
     unsigned parity;
-    if (coll_meet(comm, me, &mine.header, &parity)) {
+    /* One round per call: a fused attempt that the round refused (members disagree) pulls after it,
+     * everybody having arrived; the others pull arrival-aware during theirs. */
+    bool met = mine.header.fused != NULL;
+    if (met && coll_meet(comm, me, &mine.header, &parity)) {
         fused_out(coll_meet_of(comm), parity, me, mine.header.bytes, recv);
         coll_meet_done(comm, me, false);
         return MPI_SUCCESS;
@@ -149,7 +152,8 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         }
     }
     if (!pulls.served || (mine.in_place && !scratch)) {
-        coll_meet(comm, me, &mine.header, &parity); /* still meet: the others wait for every member */
+        if (!met)
+            coll_meet(comm, me, &mine.header, &parity); /* still meet: the others wait for every member */
         coll_meet_done(comm, me, true);
         free(pulls.served);
         free(pulls.offsets);
@@ -157,7 +161,8 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         return MPI_ERR_NO_MEM;
     }
     coll_server_t server = {serve, waiting, &pulls};
-    coll_meet_serving(comm, me, &mine.header, &parity, &server);
+    if (!met)
+        coll_meet_serving(comm, me, &mine.header, &parity, &server);
     serve(&pulls); /* everybody has arrived: the rest */
     int rc = pulls.rc;
     free(pulls.served);
