@@ -157,10 +157,13 @@ coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
         _exit(1);
     }
     void *expected = NULL;
-    comm->coll_state_free = meet_free; /* the same function for every maker: a racing store is harmless */
     if (atomic_compare_exchange_strong_explicit(&comm->coll_state, &expected, made, memory_order_acq_rel,
-                                                memory_order_acquire))
+                                                memory_order_acquire)) {
+        /* Only the winner writes it (racing stores of even the same value are a data race); it is read when
+         * the communicator is destroyed, after every member's last reference (acq_rel) is gone. */
+        comm->coll_state_free = meet_free;
         return made;
+    }
     meet_free(made); /* another member installed its own first */
     return expected;
 }
