@@ -4,9 +4,14 @@
 #include "sched_internal.h"
 
 #include <sched.h>
+#include <stdint.h>
 #include <time.h>
 
-#define MIN_SPIN 16
+/* The spin never drops below this (about 10-25 us of rounds): a park costs the waker a cross-VP wake-up and,
+ * once the VP sleeps in the kernel, tens of microseconds, which then read as a long wait and shrank the
+ * spin further. The spin only runs while the VP has nothing else to do. */
+#define MIN_SPIN 256
+#define SHORT_PARK_TICKS 50000 /* time-stamp counter ticks: about 20 us at 2.5 GHz */
 
 static void wait_on_kernel_thread(bool (*pred)(void *), void *arg)
 {
@@ -24,6 +29,23 @@ static void wait_on_kernel_thread(bool (*pred)(void *), void *arg)
     }
 }
 
+/* After a wait that had to park. A spin cut short because other ULTs were ready says nothing: keep the
+ * budget. A wait that ended soon after parking would have been cheaper to spin through (the core had
+ * nothing else to do, and parking may put the VP to sleep in the kernel): grow. Only a long wait shrinks
+ * it. Without the first rule, a ping-pong whose round trip outlasted the spin once halved the budget at
+ * every message and stayed parked for good (1 us per hop instead of 0.3). */
+static void adapt_spin(mpcrt_vp_t *vp, unsigned budget, bool cut_short, uint64_t parked_ticks)
+{
+    if (cut_short)
+        return;
+    if (parked_ticks < SHORT_PARK_TICKS) {
+        unsigned grown = budget * 2;
+        vp->spin_budget = grown < mpcrt_sched.spin_max ? grown : mpcrt_sched.spin_max;
+    } else {
+        vp->spin_budget = budget / 2 > MIN_SPIN ? budget / 2 : MIN_SPIN;
+    }
+}
+
 void mpcrt_wait_until(bool (*pred)(void *), void *arg)
 {
     if (pred(arg))
@@ -38,9 +60,12 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         return;
     }
     unsigned budget = vp->spin_budget;
+    bool cut_short = false;
     for (unsigned i = 0; i < budget; i++) {
-        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
-            break; /* someone else could use this core: stop spinning */
+        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
+            cut_short = true; /* someone else could use this core: stop spinning */
+            break;
+        }
         mpcrt_sched_progress();
         if (pred(arg)) {
             unsigned grown = budget * 2;
@@ -49,7 +74,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         }
         mpcrt_cpu_relax();
     }
-    vp->spin_budget = budget / 2 > MIN_SPIN ? budget / 2 : MIN_SPIN;
+    uint64_t parked_at = __builtin_ia32_rdtsc();
     mpcrt_ult_t *self = vp->current;
     while (!pred(arg)) {
         self->park_pred = pred;
@@ -60,8 +85,9 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         atomic_thread_fence(memory_order_seq_cst);
         if (pred(arg)) {
             mpcrt_sched_unpark_self(vp, self);
-            return;
+            break;
         }
         mpcrt_sched_switch_away(vp);
     }
+    adapt_spin(vp, budget, cut_short, __builtin_ia32_rdtsc() - parked_at);
 }
