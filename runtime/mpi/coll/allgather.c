@@ -60,15 +60,6 @@ static bool serve(void *arg)
     return found;
 }
 
-static bool waiting(void *arg)
-{
-    pulls_t *p = arg;
-    for (int q = 0; q < p->n; q++)
-        if (!p->served[q] && coll_peer_arrived(p->m, p->me, q))
-            return true;
-    return false;
-}
-
 int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
                          mpcrt_datatype_t *sendtype, const mpcrt_coll_blocks_t *recv)
 {
@@ -99,7 +90,7 @@ int mpcrt_coll_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count send
         coll_meet_done(comm, me, true);
         return MPI_ERR_NO_MEM;
     }
-    coll_server_t server = {serve, waiting, &pulls};
+    coll_server_t server = {serve, &pulls, pulls.served};
     if (!met)
         coll_meet_serving(comm, me, &mine.header, &parity, &server);
     serve(&pulls); /* everybody has arrived: the rest */

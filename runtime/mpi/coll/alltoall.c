@@ -87,15 +87,6 @@ static bool serve(void *arg)
     return found;
 }
 
-static bool waiting(void *arg)
-{
-    pulls_t *p = arg;
-    for (int q = 0; q < p->n; q++)
-        if (!p->served[q] && coll_peer_arrived(p->m, p->me, q))
-            return true;
-    return false;
-}
-
 static void fused_out(coll_meet_t *m, unsigned parity, int me, MPI_Count bytes,
                       const mpcrt_coll_blocks_t *recv)
 {
@@ -160,7 +151,7 @@ int mpcrt_coll_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         free(scratch);
         return MPI_ERR_NO_MEM;
     }
-    coll_server_t server = {serve, waiting, &pulls};
+    coll_server_t server = {serve, &pulls, pulls.served};
     if (!met)
         coll_meet_serving(comm, me, &mine.header, &parity, &server);
     serve(&pulls); /* everybody has arrived: the rest */

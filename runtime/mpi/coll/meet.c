@@ -203,6 +203,8 @@ static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const 
 /* What a serving member waits for: a peer it has not served arrived, or the round is over. */
 typedef struct {
     const coll_server_t *server;
+    coll_meet_t *m;
+    int me;
     coll_gate_t *gate;
     uint32_t target;
 } serving_t;
@@ -210,7 +212,12 @@ typedef struct {
 static bool serving_ready(void *arg)
 {
     serving_t *s = arg;
-    return gate_reached(s->gate, s->target) || s->server->waiting(s->server->arg);
+    if (gate_reached(s->gate, s->target))
+        return true;
+    for (int q = 0; q < s->m->n; q++)
+        if (!s->server->served[q] && coll_peer_arrived(s->m, s->me, q))
+            return true;
+    return false;
 }
 
 /* Sleeps until serving_ready(s) (a peer arrived, or the round is over). Arriving members wake the
@@ -266,13 +273,14 @@ static void wake_watchers(coll_meet_t *m)
 /* Waits for the gate; a serving member serves the peers that arrive meanwhile and sleeps when none is
  * new. Gates wake their waiters, not the watchers: the gate opener also wakes the watchers (the last
  * arrival does, in round_of). */
-static void wait_gate(coll_meet_t *m, coll_gate_t *gate, uint32_t target, const coll_server_t *server)
+static void wait_gate(coll_meet_t *m, int me, coll_gate_t *gate, uint32_t target,
+                      const coll_server_t *server)
 {
     if (!server) {
         gate_wait(gate, target);
         return;
     }
-    serving_t s = {server, gate, target};
+    serving_t s = {server, m, me, gate, target};
     while (!gate_reached(gate, target))
         if (!server->serve(server->arg) && !serving_ready(&s))
             watch(m, &s);
@@ -294,7 +302,7 @@ static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsi
     /* acq_rel: the last member acquires every member's descriptor and staged data (released by their own
      * increments: a release sequence on the counter), and passes them on by its own increment above. */
     if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
-        wait_gate(m, &grp->gate, gen + 1, server);
+        wait_gate(m, me, &grp->gate, gen + 1, server);
         return !atomic_load_explicit(&m->pull[p], memory_order_relaxed); /* ordered by the gate */
     }
     /* Last of the group: nobody in it can arrive again before its gate opens below. */
@@ -302,7 +310,7 @@ static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsi
     if (!group_work(comm, m, g, p, desc))
         atomic_store_explicit(&m->pull[p], true, memory_order_relaxed); /* ordered by the increment */
     if (atomic_fetch_add_explicit(&m->top_arrived, 1, memory_order_acq_rel) + 1 < m->ngroups) {
-        wait_gate(m, &m->top, gen + 1, server);
+        wait_gate(m, me, &m->top, gen + 1, server);
     } else {
         atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
         if (!top_work(comm, m, p, desc))

@@ -101,8 +101,8 @@ bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *
  * not served yet, and returns whether it found one. The member sleeps only when no new peer arrived. */
 typedef struct {
     bool (*serve)(void *arg);
-    bool (*waiting)(void *arg); /* a peer arrived that serve() has not served (no side effect) */
     void *arg;
+    const bool *served; /* served[q]: serve() took peer q's part; the meeting waits for arrivals not served */
 } coll_server_t;
 bool coll_meet_serving(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity,
                        const coll_server_t *server);
