@@ -273,8 +273,7 @@ static void wake_watchers(coll_meet_t *m)
 /* Waits for the gate; a serving member serves the peers that arrive meanwhile and sleeps when none is
  * new. Gates wake their waiters, not the watchers: the gate opener also wakes the watchers (the last
  * arrival does, in round_of). */
-static void wait_gate(coll_meet_t *m, int me, coll_gate_t *gate, uint32_t target,
-                      const coll_server_t *server)
+static void wait_gate(coll_meet_t *m, int me, coll_gate_t *gate, uint32_t target, const coll_server_t *server)
 {
     if (!server) {
         gate_wait(gate, target);

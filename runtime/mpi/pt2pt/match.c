@@ -17,9 +17,9 @@ typedef struct message {
     bin_t *bin;
     int source, tag;
     MPI_Count bytes;
-    mpcrt_request_t *send; /* descriptor of a large or synchronous send; NULL: the data is in `data` */
+    mpcrt_request_t *send;      /* descriptor of a large or synchronous send; NULL: the data is in `data` */
     mpcrt_remote_rts_t *remote; /* rendezvous request from another process (its data stays there) */
-    bool cell; /* from the per-VP cell cache (small eager messages), else from malloc */
+    bool cell;                  /* from the per-VP cell cache (small eager messages), else from malloc */
     char data[];
 } message_t;
 
