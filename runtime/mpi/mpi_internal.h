@@ -65,8 +65,16 @@ static inline bool mpcrt_mpi_started(const mpcrt_mpi_rank_t *self)
     return self && (self->initialized || atomic_load_explicit(&((mpcrt_mpi_rank_t *)self)->sessions,
                                                               memory_order_relaxed) > 0);
 }
-/* The state of a rank of this process from its MPI_COMM_WORLD rank; NULL if it lives in another process. */
-mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank);
+/* The state of a rank of this process from its MPI_COMM_WORLD rank; NULL if it lives in another process.
+ * Inline: every send asks. Also called by the rails' progress while the process connects (before `ready`):
+ * ranks and first_rank are set before the rails open. */
+static inline mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank)
+{
+    int local = world_rank - mpcrt_mpi_process.first_rank;
+    return mpcrt_mpi_process.ranks && (unsigned)local < (unsigned)mpcrt_mpi_process.nranks
+               ? &mpcrt_mpi_process.ranks[local]
+               : NULL;
+}
 /* Rank of the caller in MPI_COMM_WORLD and the world's size. */
 int mpcrt_mpi_world_rank(void);
 int mpcrt_mpi_world_size(void);

@@ -18,6 +18,7 @@
 mpcrt_sched_t mpcrt_sched;
 __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
 __thread int mpcrt_tls_rank __attribute__((tls_model("initial-exec"))) = -1;
+__thread mpcrt_ult_t *mpcrt_tls_ult __attribute__((tls_model("initial-exec")));
 __thread int mpcrt_tls_vp_index __attribute__((tls_model("initial-exec"))) = -1;
 
 /* The privatization slots of DESIGN.md §5, read by code compiled with -fmpc-privatize. */
@@ -133,12 +134,17 @@ bool mpcrt_sched_sweep(mpcrt_vp_t *vp)
 
 /* Sweeps are amortized: at most one per max(64, parked) picks unless the run queue is empty or a parked
  * ULT was poked, so 10^5 parked ULTs do not make every switch O(10^5). */
-static mpcrt_ult_t *pick_next(mpcrt_vp_t *vp)
+static void take_wakeups(mpcrt_vp_t *vp)
 {
     if (atomic_load_explicit(&vp->inbox, memory_order_relaxed))
         mpcrt_sched_drain_inbox(vp);
     if (vp->poked)
         take_poked(vp);
+}
+
+static mpcrt_ult_t *pick_next(mpcrt_vp_t *vp)
+{
+    take_wakeups(vp);
     if (vp->polls) {
         unsigned period = vp->npolls > 64 ? (unsigned)vp->npolls : 64;
         if (vp->rq.count == 0 || ++vp->picks_since_sweep >= period)
@@ -180,6 +186,7 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
         mpcrt_sched.switch_hooks[i](from, to);
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
     vp->current = to;
+    mpcrt_tls_ult = to == &vp->native ? NULL : to;
     mpcrt_tls_rank = to->rank;
     __mpc_priv_delta = to->priv_task_delta;
     __mpc_ult_delta = to->priv_ult_delta;
@@ -201,8 +208,12 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
 {
     mpcrt_ult_t *self = vp->current;
-    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY)
+    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY) {
+        /* Behind the ULTs woken meanwhile: a yield must let them run (a waiter yields to the peer it just
+         * poked, see mpcrt_wait_until). */
+        take_wakeups(vp);
         mpcrt_rq_push(&vp->rq, self);
+    }
     mpcrt_ult_t *next = pick_next(vp);
     if (next == self) {
         atomic_store_explicit(&self->state, ULT_RUNNING, memory_order_relaxed);
@@ -263,6 +274,20 @@ void mpcrt_ult_wake(mpcrt_ult_t *u)
 
 void mpcrt_ult_poke(mpcrt_ult_t *u)
 {
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (vp && atomic_load_explicit(&u->home, memory_order_relaxed) == vp) {
+        /* u lives on our VP, so it is not running (or it is us): it parked before we ran, in program order on
+         * this kernel thread, and needs no fence. A ping-pong between two ranks of one core pokes at every
+         * message, and the fence was a tenth of a hop. */
+        if (vp->current == u)
+            return;
+        int state = atomic_load_explicit(&u->state, memory_order_relaxed);
+        if (state == ULT_PARKED)
+            mpcrt_sched_poke(vp, u);
+        else if (state == ULT_BLOCKED || state == ULT_NEW)
+            mpcrt_sched_make_ready(vp, u);
+        return;
+    }
     /* Pairs with the fence in mpcrt_wait_until after the parked mark: either the waiter sees the predicate
      * true, or we see it parked and wake it. */
     atomic_thread_fence(memory_order_seq_cst);

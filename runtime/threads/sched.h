@@ -70,7 +70,13 @@ int mpcrt_ult_create(mpcrt_ult_t **out, void *(*fn)(void *), void *arg, const mp
 /* Wait for a joinable ULT to finish, store its return value, release it. */
 int mpcrt_ult_join(mpcrt_ult_t *ult, void **retval);
 
-mpcrt_ult_t *mpcrt_ult_self(void);          /* NULL on a kernel thread that is not running a ULT */
+/* NULL on a kernel thread that is not running a ULT. Inline: every blocking MPI call asks (the switch keeps
+ * the TLS). */
+extern __thread mpcrt_ult_t *mpcrt_tls_ult __attribute__((tls_model("initial-exec")));
+static inline mpcrt_ult_t *mpcrt_ult_self(void)
+{
+    return mpcrt_tls_ult;
+}
 mpcrt_ult_kind_t mpcrt_ult_kind(const mpcrt_ult_t *ult);
 int mpcrt_ult_rank(const mpcrt_ult_t *ult); /* -1 if none */
 void mpcrt_ult_set_rank(mpcrt_ult_t *ult, int rank);

@@ -192,11 +192,6 @@ int mpcrt_ult_join(mpcrt_ult_t *u, void **retval)
     return 0;
 }
 
-mpcrt_ult_t *mpcrt_ult_self(void)
-{
-    mpcrt_vp_t *vp = mpcrt_tls_vp;
-    return vp && vp->current != &vp->native ? vp->current : NULL;
-}
 
 mpcrt_ult_kind_t mpcrt_ult_kind(const mpcrt_ult_t *u) { return u->kind; }
 int mpcrt_ult_rank(const mpcrt_ult_t *u) { return u->rank; }

@@ -13,6 +13,20 @@
 #define MIN_SPIN 256
 #define SHORT_PARK_TICKS 50000 /* time-stamp counter ticks: about 20 us at 2.5 GHz */
 
+/* Yields a waiter may spend on one other ready ULT before it parks: enough for a peer to answer, few
+ * enough that a wait that needs more than that peer does not keep two ULTs cycling. */
+#define MAX_WAIT_YIELDS 4
+
+/* Exactly one ULT other than the caller could run now (queued, or parked and poked); inbox wake-ups count
+ * as more, since they are not sorted yet. */
+static bool one_other_ready(const mpcrt_vp_t *vp)
+{
+    if (atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+        return false;
+    size_t poked = vp->poked ? (vp->poked->poke_next ? 2 : 1) : 0;
+    return vp->rq.count + poked == 1;
+}
+
 static void wait_on_kernel_thread(bool (*pred)(void *), void *arg)
 {
     for (unsigned round = 0; !pred(arg); round++) {
@@ -59,11 +73,22 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
             wait_on_kernel_thread(pred, arg);
         return;
     }
-    unsigned budget = vp->spin_budget;
+    unsigned budget = vp->spin_budget, yields = 0;
     bool cut_short = false;
     for (unsigned i = 0; i < budget; i++) {
         if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
-            cut_short = true; /* someone else could use this core: stop spinning */
+            if (yields < MAX_WAIT_YIELDS && one_other_ready(vp)) {
+                /* One other ULT can run, most likely the peer we just answered: let it run and stay ready
+                 * instead of parking. Its answer then finds us running, not parked, and nothing has to
+                 * poke, unpark or fence: two ranks of one core ping-ponging switch once per message. */
+                yields++;
+                atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
+                mpcrt_sched_switch_away(vp);
+                if (pred(arg))
+                    return;
+                continue;
+            }
+            cut_short = true; /* others could use this core: stop spinning */
             break;
         }
         mpcrt_sched_progress();
@@ -74,7 +99,9 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         }
         mpcrt_cpu_relax();
     }
-    uint64_t parked_at = __builtin_ia32_rdtsc();
+    /* A spin cut short keeps its budget whatever the park lasts (adapt_spin): no need to time it, and the
+     * two time-stamp reads cost a tenth of a hop between two ranks of one core. */
+    uint64_t parked_at = cut_short ? 0 : __builtin_ia32_rdtsc();
     mpcrt_ult_t *self = vp->current;
     while (!pred(arg)) {
         self->park_pred = pred;
@@ -89,5 +116,6 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         }
         mpcrt_sched_switch_away(vp);
     }
-    adapt_spin(vp, budget, cut_short, __builtin_ia32_rdtsc() - parked_at);
+    if (!cut_short)
+        adapt_spin(vp, budget, false, __builtin_ia32_rdtsc() - parked_at);
 }

@@ -69,7 +69,7 @@ int mpcrt_group_rank_of(mpcrt_group_t *group, int world_rank)
     return map[world_rank];
 }
 
-int mpcrt_comm_rank(mpcrt_comm_t *comm)
+int mpcrt_comm_rank_slow(mpcrt_comm_t *comm)
 {
     return mpcrt_group_rank_of(comm->group, mpcrt_mpi_world_rank());
 }

@@ -99,7 +99,16 @@ static inline mpcrt_group_t *mpcrt_comm_peer_group(const mpcrt_comm_t *comm)
 /* The rank of world rank w in the group, MPI_UNDEFINED if it is not a member. */
 int mpcrt_group_rank_of(mpcrt_group_t *group, int world_rank);
 /* The caller's rank in comm (MPI_UNDEFINED if the caller is not a member). */
-int mpcrt_comm_rank(mpcrt_comm_t *comm);
+int mpcrt_comm_rank_slow(mpcrt_comm_t *comm);
+static inline int mpcrt_comm_rank(mpcrt_comm_t *comm)
+{
+    /* Inline: every send asks. A rank's TLS world rank indexes the group's inverse map once it is built;
+     * a kernel thread that is no rank's, or a map not built yet, takes the call. */
+    int w = mpcrt_self_rank();
+    /* acquire: pairs with the release that published the map (mpcrt_group_rank_of). */
+    int *map = atomic_load_explicit(&comm->group->rank_of_world, memory_order_acquire);
+    return map && w >= 0 ? map[w] : mpcrt_comm_rank_slow(comm);
+}
 
 /* New group of `size` members (world ranks copied); one reference. NULL when out of memory. */
 mpcrt_group_t *mpcrt_group_create(const int *world, int size);

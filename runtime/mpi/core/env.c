@@ -99,15 +99,6 @@ int mpcrt_mpi_world_size(void)
     return world_size;
 }
 
-mpcrt_mpi_rank_t *mpcrt_mpi_rank_state(int world_rank)
-{
-    /* Also called by the rails' progress while the process connects (before process_ready): ranks and
-     * first_rank are set before the rails open. */
-    int local = world_rank - mpcrt_mpi_process.first_rank;
-    return mpcrt_mpi_process.ranks && (unsigned)local < (unsigned)mpcrt_mpi_process.nranks
-               ? &mpcrt_mpi_process.ranks[local]
-               : NULL;
-}
 
 bool mpcrt_mpi_any_rank_initialized(void)
 {

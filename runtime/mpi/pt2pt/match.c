@@ -113,11 +113,10 @@ static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
     return q;
 }
 
-static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool create)
+static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t context, int source,
+                                                        bool create)
 {
     uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
-    if (m->last_bin && m->last_bin->key == key)
-        return m->last_bin; /* bins live as long as their receiver: the pointer stays valid */
     size_t b = hash64(key, m->bin_buckets);
     for (bin_t *bin = m->bins[b]; bin; bin = bin->hash_next)
         if (bin->key == key)
@@ -155,6 +154,14 @@ static bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool crea
     m->bins[b] = bin;
     m->nbins++;
     return m->last_bin = bin;
+}
+
+static inline bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool create)
+{
+    uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
+    if (m->last_bin && m->last_bin->key == key)
+        return m->last_bin; /* bins live as long as their receiver: the pointer stays valid */
+    return find_bin_slow(m, context, source, create);
 }
 
 static bool tag_matches(int wanted, int tag)
@@ -205,7 +212,7 @@ static void unlink_posted(mpcrt_request_t *req)
 }
 
 /* The earliest-posted receive matching (context, source, tag), removed from its queue. */
-static mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, int source, int tag)
+static inline mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, int source, int tag)
 {
     mpcrt_request_t *specific = NULL, *any = NULL;
     bin_t *bin = find_bin(m, context, source, false);
