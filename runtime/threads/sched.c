@@ -201,8 +201,7 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 #endif
     vp->prev = from;
     mpcrt_ctx_switch(&from->sp, to->sp);
-    mpcrt_sched_arrived(vp, from);
-    mpcrt_sched_after_switch(vp);
+    mpcrt_sched_arrived(vp, from); /* runs mpcrt_sched_after_switch */
 }
 
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)

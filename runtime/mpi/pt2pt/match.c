@@ -258,17 +258,31 @@ static message_t *find_unexpected(mpcrt_match_t *m, uint32_t context, int source
 /* Copies min(sent, capacity) bytes of the packed stream from the sender's buffer to the receiver's, once:
  * memcpy when both sides are contiguous, else the datatype engine walks both layouts together (no bounce
  * buffer, whatever the sizes). Returns the bytes copied. */
-static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
-                          MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes, mpcrt_request_t *peer)
+static __attribute__((noinline)) void transfer_slow(const void *sbuf, MPI_Count scount,
+                                                     const mpcrt_datatype_t *sdt, void *rbuf, MPI_Count rcount,
+                                                     const mpcrt_datatype_t *rdt, MPI_Count n,
+                                                     mpcrt_request_t *peer);
+
+static inline MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
+                                 MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes,
+                                 mpcrt_request_t *peer)
 {
     MPI_Count capacity = rcount * rdt->size;
     MPI_Count n = bytes < capacity ? bytes : capacity;
     if (n <= 0)
         return 0;
-    bool scontig = mpcrt_datatype_is_contiguous(sdt), rcontig = mpcrt_datatype_is_contiguous(rdt);
-    if (scontig && rcontig && n <= 64) {
+    if (n <= 64 && mpcrt_datatype_is_contiguous(sdt) && mpcrt_datatype_is_contiguous(rdt))
         memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, (size_t)n); /* the latency path */
-    } else if (scontig && rcontig) {
+    else
+        transfer_slow(sbuf, scount, sdt, rbuf, rcount, rdt, n, peer);
+    return n;
+}
+
+static void transfer_slow(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
+                          MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count n, mpcrt_request_t *peer)
+{
+    bool scontig = mpcrt_datatype_is_contiguous(sdt), rcontig = mpcrt_datatype_is_contiguous(rdt);
+    if (scontig && rcontig) {
         mpcrt_pt2pt_copy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n, peer);
     } else if (scontig) {
         mpcrt_datatype_unpack(rdt, rbuf, rcount, 0, n, (const char *)sbuf + sdt->true_lb);
@@ -277,16 +291,20 @@ static MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_dataty
     } else {
         mpcrt_datatype_copy(sdt, sbuf, scount, rdt, rbuf, rcount, 0, n);
     }
-    return n;
 }
 
-void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
 {
     recv->status.MPI_SOURCE = source;
     recv->status.MPI_TAG = tag;
     recv->status.MPI_ERROR = sent > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     mpcrt_status_set_bytes(&recv->status, copied);
     mpcrt_request_complete(recv);
+}
+
+void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+{
+    finish_recv(recv, source, tag, sent, copied);
 }
 
 static message_t *alloc_message(size_t data_bytes)
@@ -371,7 +389,7 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
 
 /* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
  * otherwise a descriptor waits for the receiver, which completes s->send after its copy. */
-static int send_local(mpcrt_match_t *m, const local_send_t *s, bool eager, bool *done)
+static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, const local_send_t *s, bool eager, bool *done)
 {
     MPI_Count bytes = s->count * s->dt->size;
     *done = true;
@@ -382,7 +400,7 @@ static int send_local(mpcrt_match_t *m, const local_send_t *s, bool eager, bool 
         mpcrt_spin_unlock(&m->lock);
         MPI_Count copied =
             transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
-        mpcrt_pt2pt_finish_recv(recv, s->me, s->tag, bytes, copied);
+        finish_recv(recv, s->me, s->tag, bytes, copied);
         return MPI_SUCCESS;
     }
     bin_t *bin = find_bin(m, s->context, s->me, true);

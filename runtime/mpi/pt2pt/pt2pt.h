@@ -89,8 +89,14 @@ struct mpcrt_request {
 typedef struct mpcrt_match mpcrt_match_t;
 mpcrt_match_t *mpcrt_match_create(void);
 
-/* Byte count of a status, as MPICH's layout stores it. */
-void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes);
+/* Byte count of a status, as MPICH's layout stores it: low 32 bits in count_lo, the next 31 above bit 0
+ * (the cancelled flag). Inline: every receive sets it. */
+static inline void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes)
+{
+    status->count_lo = (int)(unsigned)(bytes & 0xffffffff);
+    status->count_hi_and_cancelled =
+        (int)(((unsigned)(bytes >> 32) << 1) | ((unsigned)status->count_hi_and_cancelled & 1u));
+}
 /* A status handed to the user by a single-completion call (Recv, Wait, Test, Probe...): every field but
  * MPI_ERROR, which only the multiple-completion calls set, and only when they return MPI_ERR_IN_STATUS. */
 static inline void mpcrt_status_out(MPI_Status *out, const MPI_Status *in)
@@ -105,7 +111,21 @@ MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 
 /* Requests. */
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
-void mpcrt_request_complete(mpcrt_request_t *req); /* publish completion, wake the owner */
+/* Publish completion, wake the owner. Inline: every message completes one or two requests. */
+void mpcrt_request_complete_parent(mpcrt_request_t *parent);
+static inline void mpcrt_request_complete(mpcrt_request_t *req)
+{
+    /* Read the owner and parent first: once `complete` is visible the request (maybe on the owner's stack)
+     * can go. A child is only freed with its parent, which cannot complete before this child does. */
+    mpcrt_ult_t *owner = req->owner;
+    mpcrt_request_t *parent = req->parent;
+    /* release: the data copied into the receive buffer and the status are visible to the waiter. */
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+    if (owner)
+        mpcrt_ult_poke(owner); /* owners wait in mpcrt_wait_until; a spurious poke is harmless */
+    if (parent)
+        mpcrt_request_complete_parent(parent);
+}
 /* Waits for req to complete, helping with a copy its peer offers meanwhile (coop_copy.c). */
 void mpcrt_request_wait(mpcrt_request_t *req);
 /* Copies len contiguous bytes for a message whose other side waits on `peer` (may be NULL): a large copy

@@ -5,14 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes)
-{
-    /* MPICH's layout: low 32 bits in count_lo, the next 31 above bit 0 (the cancelled flag). */
-    status->count_lo = (int)(unsigned)(bytes & 0xffffffff);
-    status->count_hi_and_cancelled =
-        (int)(((unsigned)(bytes >> 32) << 1) | ((unsigned)status->count_hi_and_cancelled & 1u));
-}
-
 MPI_Count mpcrt_status_bytes(const MPI_Status *status)
 {
     return (MPI_Count)(unsigned)status->count_lo |
@@ -47,17 +39,10 @@ mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
     return req;
 }
 
-void mpcrt_request_complete(mpcrt_request_t *req)
+void mpcrt_request_complete_parent(mpcrt_request_t *parent)
 {
-    /* Read the owner and parent first: once `complete` is visible the request (maybe on the owner's stack)
-     * can go. A child is only freed with its parent, which cannot complete before this child does. */
-    mpcrt_ult_t *owner = req->owner;
-    mpcrt_request_t *parent = req->parent;
-    /* release: the data copied into the receive buffer and the status are visible to the waiter. */
-    atomic_store_explicit(&req->complete, 1, memory_order_release);
-    if (owner)
-        mpcrt_ult_poke(owner); /* owners wait in mpcrt_wait_until; a spurious poke is harmless */
-    if (parent && atomic_fetch_sub_explicit(&parent->pending, 1, memory_order_acq_rel) == 1) {
+    /* acq_rel: the last child sees the other children's statuses; the parent's waiter sees them all. */
+    if (atomic_fetch_sub_explicit(&parent->pending, 1, memory_order_acq_rel) == 1) {
         parent->status = parent->children[0]->status;
         mpcrt_request_complete(parent);
     }
