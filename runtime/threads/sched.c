@@ -207,13 +207,20 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
 {
     mpcrt_ult_t *self = vp->current;
-    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY) {
-        /* Behind the ULTs woken meanwhile: a yield must let them run (a waiter yields to the peer it just
-         * poked, see mpcrt_wait_until). */
+    mpcrt_ult_t *next;
+    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY && !vp->polls) {
+        /* A yield with nothing parked: the ULTs woken meanwhile go first (a waiter yields to the peer it
+         * just poked, see mpcrt_wait_until), and no sweep is due. */
         take_wakeups(vp);
         mpcrt_rq_push(&vp->rq, self);
+        next = mpcrt_rq_pop(&vp->rq);
+    } else {
+        if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY) {
+            take_wakeups(vp); /* as above: behind the ULTs woken meanwhile */
+            mpcrt_rq_push(&vp->rq, self);
+        }
+        next = pick_next(vp);
     }
-    mpcrt_ult_t *next = pick_next(vp);
     if (next == self) {
         atomic_store_explicit(&self->state, ULT_RUNNING, memory_order_relaxed);
         return;

@@ -55,8 +55,10 @@ static void copy_status(MPI_Status *out, const MPI_Status *in)
 
 /* ------------------------------------------------------------------ blocking */
 
-int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
-                              int tag, MPI_Comm comm_handle, mpcrt_send_mode_t mode)
+/* Inlined into MPI_Send and MPI_Recv, whose mode is a constant: one call less on the latency path. */
+static inline __attribute__((always_inline)) int send_blocking(const char *fn, const void *buf, MPI_Count count,
+                                                               MPI_Datatype type, int dest, int tag,
+                                                               MPI_Comm comm_handle, mpcrt_send_mode_t mode)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *dt;
@@ -90,9 +92,15 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
     return MPI_SUCCESS;
 }
 
+int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+                              int tag, MPI_Comm comm_handle, mpcrt_send_mode_t mode)
+{
+    return send_blocking(fn, buf, count, type, dest, tag, comm_handle, mode);
+}
+
 int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-    return mpcrt_pt2pt_send_blocking("MPI_Send", buf, count, type, dest, tag, comm, MPCRT_SEND_STANDARD);
+    return send_blocking("MPI_Send", buf, count, type, dest, tag, comm, MPCRT_SEND_STANDARD);
 }
 MPCRT_PMPI_ALIAS(Send)
 
@@ -114,8 +122,9 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 MPCRT_PMPI_ALIAS(Bsend)
 
-int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int source,
-                              int tag, MPI_Comm comm_handle, MPI_Status *status)
+static inline __attribute__((always_inline)) int recv_blocking(const char *fn, void *buf, MPI_Count count,
+                                                               MPI_Datatype type, int source, int tag,
+                                                               MPI_Comm comm_handle, MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *dt;
@@ -139,9 +148,15 @@ int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Da
     return MPI_SUCCESS;
 }
 
+int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int source,
+                              int tag, MPI_Comm comm_handle, MPI_Status *status)
+{
+    return recv_blocking(fn, buf, count, type, source, tag, comm_handle, status);
+}
+
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    return mpcrt_pt2pt_recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status);
+    return recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status);
 }
 MPCRT_PMPI_ALIAS(Recv)
 
