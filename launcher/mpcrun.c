@@ -1,11 +1,13 @@
 /*
  * mpcrun - job launcher for mpcrt.
  *
- * This version supports thread mode only: the whole job is ONE child process
- * in which the runtime (already linked into the program) creates the MPI ranks
- * as user-level threads.  mpcrun never talks to the runtime directly; the only
- * interface is the set of MPCRT_* environment variables it exports to the
- * child (see usage()).  Everything mpcrun can reject is rejected before the
+ * A job is one process (thread mode: the runtime, already linked into the
+ * program, creates the MPI ranks as user-level threads), several processes
+ * served by mpcrun's own PMIx server on this node (-p, --mode=process:
+ * procs.c), or, inside a Slurm allocation, processes started by srun
+ * --mpi=pmix on the allocation's nodes (slurm.c).  mpcrun never talks to the
+ * runtime directly; the interface is the set of MPCRT_* environment variables
+ * it exports to the processes (see usage()) and the PMIx job keys.  Everything mpcrun can reject is rejected before the
  * child is started, so a bad command line never leaves half a job behind.
  *
  * On success mpcrun prints nothing itself: test harnesses compare the job's
@@ -30,6 +32,7 @@
 #include <hwloc.h>
 
 #include "procs.h"
+#include "slurm.h"
 
 #ifndef MPCRT_VERSION
 #define MPCRT_VERSION "0.1.0"
@@ -53,6 +56,7 @@ enum opt_id {
     OPT_CORES,
     OPT_PROCS,
     OPT_NODES,
+    OPT_LAUNCHER,
     OPT_MODE,
     OPT_OVERSUBSCRIBE,
     OPT_TAG_OUTPUT,
@@ -81,6 +85,7 @@ static const struct opt_spec opt_table[] = {
     {"--cores-per-rank", OPT_CORES, true},
     {"-p", OPT_PROCS, true},
     {"--procs", OPT_PROCS, true},
+    {"--launcher", OPT_LAUNCHER, true},
     {"-N", OPT_NODES, true},
     {"--nodes", OPT_NODES, true},
     {"--mode", OPT_MODE, true},
@@ -100,6 +105,9 @@ struct job_config {
     long long procs;
     bool procs_given;
     long long nodes;
+    bool nodes_given;
+    enum { LAUNCH_AUTO, LAUNCH_LOCAL, LAUNCH_SLURM } launcher;
+    bool use_slurm; /* resolved from launcher by validate_job */
     long long timeout; /* seconds, 0: no timeout */
     bool timeout_given;
     bool oversubscribe;
@@ -144,7 +152,13 @@ static void usage(void)
           "                           --oversubscribe is given\n"
           "  -p, --procs P            number of processes (default 1); R must be divisible\n"
           "                           by P: each process runs R/P ranks as threads\n"
-          "  -N, --nodes M            number of nodes (only M = 1 is supported)\n"
+          "  -N, --nodes M            number of nodes; M > 1 needs a Slurm allocation (the\n"
+          "                           processes default to one per node: -p M)\n"
+          "  --launcher=auto|local|slurm\n"
+          "                           who starts the processes: slurm runs them with\n"
+          "                           srun --mpi=pmix; local, mpcrun's own PMIx server on\n"
+          "                           this node; auto (default): slurm inside a Slurm\n"
+          "                           allocation (SLURM_JOB_ID set), local otherwise\n"
           "  --mode=thread|process    thread (default): ranks are threads of -p processes;\n"
           "                           process: one rank per process (-p = -n), for any\n"
           "                           MPI program, even one not built with mpcc\n"
@@ -267,8 +281,17 @@ static void apply_option(struct job_config *cfg, const struct opt_spec *spec, co
         break;
     case OPT_NODES:
         cfg->nodes = parse_option_count(opt, value, MAX_COUNT);
-        if (cfg->nodes != 1)
-            die("%s %lld: multi-node jobs are not supported yet (only %s 1)", opt, cfg->nodes, opt);
+        cfg->nodes_given = true;
+        break;
+    case OPT_LAUNCHER:
+        if (strcmp(value, "auto") == 0)
+            cfg->launcher = LAUNCH_AUTO;
+        else if (strcmp(value, "local") == 0)
+            cfg->launcher = LAUNCH_LOCAL;
+        else if (strcmp(value, "slurm") == 0)
+            cfg->launcher = LAUNCH_SLURM;
+        else
+            die("%s=%s: invalid launcher (expected 'auto', 'local' or 'slurm')", opt, value);
         break;
     case OPT_MODE:
         set_mode(cfg, opt, value);
@@ -397,6 +420,12 @@ static void validate_job(struct job_config *cfg)
 {
     if (cfg->ranks == 0) die("-n: number of ranks is required (e.g. mpcrun -n 4 prog)");
     if (!cfg->prog_argv) die("no program given (see mpcrun --help)");
+    cfg->use_slurm = cfg->launcher == LAUNCH_SLURM || (cfg->launcher == LAUNCH_AUTO && slurm_allocation_here());
+    if (cfg->nodes > 1 && !cfg->use_slurm)
+        die("-N %lld: a job on several nodes needs a Slurm allocation (salloc -N %lld, then mpcrun inside it)",
+            cfg->nodes, cfg->nodes);
+    if (cfg->use_slurm && cfg->nodes_given && !cfg->procs_given && !cfg->process_mode)
+        cfg->procs = cfg->nodes; /* one process per node, its ranks as threads */
     if (cfg->process_mode) {
         if (cfg->procs_given && cfg->procs != cfg->ranks)
             die("--mode=process runs one rank per process: -p %lld contradicts -n %lld", cfg->procs,
@@ -406,7 +435,10 @@ static void validate_job(struct job_config *cfg)
     if (cfg->procs > cfg->ranks) die("-p %lld: more processes than ranks (-n %lld)", cfg->procs, cfg->ranks);
     if (cfg->ranks % cfg->procs != 0)
         die("-n %lld: number of ranks must be divisible by -p %lld", cfg->ranks, cfg->procs);
-    check_placement(cfg);
+    if (cfg->nodes_given && cfg->procs < cfg->nodes)
+        die("-N %lld: more nodes than processes (-p %lld)", cfg->nodes, cfg->procs);
+    if (!cfg->use_slurm)
+        check_placement(cfg); /* under Slurm, the allocation's nodes hold the cores */
 }
 
 /* execvp() also skips directories, so a directory is "not found" too. */
@@ -745,7 +777,7 @@ static int exit_code_for(int status, bool timed_out, long long timeout)
  * far as the terminal is concerned.  Output is fine, but a program reading
  * from the terminal is stopped by SIGTTIN; redirect stdin for such programs.
  */
-static int run_job(const struct job_config *cfg, const char *path)
+static int run_command(char **argv, const char *path, long long timeout)
 {
     sigset_t waitset, orig_mask;
     bool timed_out;
@@ -758,13 +790,29 @@ static int run_job(const struct job_config *cfg, const char *path)
     sigprocmask(SIG_BLOCK, &waitset, &orig_mask);
 
     child = fork();
-    if (child < 0) die("cannot start %s: fork: %s", cfg->prog_argv[0], strerror(errno));
-    if (child == 0) exec_child(cfg->prog_argv, path, &orig_mask);
+    if (child < 0) die("cannot start %s: fork: %s", argv[0], strerror(errno));
+    if (child == 0) exec_child(argv, path, &orig_mask);
 
     /* Also in the parent, so the group exists before we ever signal it. */
     setpgid(child, child);
-    status = supervise(child, &waitset, cfg->timeout, &timed_out);
-    return exit_code_for(status, timed_out, cfg->timeout);
+    status = supervise(child, &waitset, timeout, &timed_out);
+    return exit_code_for(status, timed_out, timeout);
+}
+
+/* srun starts the processes; its exit code (the worst task's) is the job's. */
+static int run_slurm_job(const struct job_config *cfg)
+{
+    char *srun = find_program("srun");
+    if (!srun) die("--launcher=slurm: srun not found in PATH");
+    long long cores_per_task = cfg->cores_per_rank > 0 ? cfg->cores_per_rank * (cfg->ranks / cfg->procs) : 0;
+    slurm_job_t job = {cfg->ranks, cfg->procs, cfg->nodes_given ? cfg->nodes : 0, cores_per_task,
+                       cfg->tag_output, cfg->oversubscribe, cfg->prog_argv};
+    char **argv = slurm_srun_argv(&job);
+    if (!argv) die("out of memory");
+    int status = run_command(argv, srun, cfg->timeout);
+    slurm_free_argv(argv);
+    free(srun);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -782,12 +830,14 @@ int main(int argc, char **argv)
     if (!path) die("%s: program not found", cfg.prog_argv[0]);
     export_job_env(&cfg);
     int status;
-    if (cfg.procs > 1) {
+    if (cfg.use_slurm) {
+        status = run_slurm_job(&cfg);
+    } else if (cfg.procs > 1) {
         procs_job_t job = {cfg.ranks,     cfg.procs, cfg.cores_per_rank, cfg.timeout, cfg.tag_output,
                            cfg.prog_argv, path};
         status = procs_run(&job);
     } else {
-        status = run_job(&cfg, path);
+        status = run_command(cfg.prog_argv, path, cfg.timeout);
     }
     free(path);
     return status;

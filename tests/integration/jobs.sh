@@ -74,7 +74,8 @@ bad_comm)
 mpcrun_errors)
     for args in "" "-n" "-n 0 $examples/hello" "-n abc $examples/hello" "--bogus -n 2 $examples/hello" \
         "-n 2" "-n 2 /nonexistent/prog" "-n 3 -p 2 $examples/hello" "--mode=fiber -n 2 $examples/hello" \
-        "-n 100000 -c 1 $examples/hello"; do
+        "-n 100000 -c 1 $examples/hello" "--launcher=pbs -n 2 $examples/hello" \
+        "--launcher=slurm -N 2 -n 4 -p 1 $examples/hello"; do
         # shellcheck disable=SC2086
         run 2 "$bin/mpcrun" $args
         [ "$(lines "$out/stderr")" -eq 1 ] || fail "'mpcrun $args' must print exactly one line"
@@ -82,11 +83,37 @@ mpcrun_errors)
         [ ! -s "$out/stdout" ] || fail "'mpcrun $args' printed on stdout"
     done
     run 0 "$bin/mpcrun" --help
-    for opt in -n -c -p --oversubscribe --timeout --mode --show-config --tag-output --help; do
+    for opt in -n -c -p -N --launcher --oversubscribe --timeout --mode --show-config --tag-output --help; do
         grep -q -- "$opt" "$out/stdout" || fail "--help does not document $opt"
     done
     run 0 "$bin/mpcrun" --show-config
     grep -q MPCRT_WAIT_POLICY "$out/stdout" || fail "--show-config must list the tunables"
+    ;;
+slurm_launch)
+    # Inside a Slurm allocation mpcrun hands the job to srun --mpi=pmix: a stand-in srun records the command
+    # line and the environment it was given, and its exit code must become mpcrun's.
+    mkdir "$out/fake"
+    cat >"$out/fake/srun" <<'SH'
+#!/bin/sh
+{ echo "args: $*"; echo "ranks per process: $MPCRT_RANKS_PER_PROC"; } >"$FAKE_SRUN_LOG"
+exit 5
+SH
+    chmod +x "$out/fake/srun"
+    export FAKE_SRUN_LOG="$out/srun.log"
+    PATH="$out/fake:$PATH" SLURM_JOB_ID=42 run 5 "$bin/mpcrun" -N 2 -n 8 "$examples/hello" x
+    grep -qx 'args: --mpi=pmix --kill-on-bad-exit=1 --ntasks=2 --nodes=2 -- .*/hello x' "$out/srun.log" ||
+        fail "-N 2 -n 8: expected 2 processes on 2 nodes, got: $(cat "$out/srun.log")"
+    grep -qx 'ranks per process: 4' "$out/srun.log" || fail "-N 2 -n 8: each process must host 4 ranks"
+    PATH="$out/fake:$PATH" SLURM_JOB_ID=42 run 5 "$bin/mpcrun" -n 4 --mode=process -c 2 --tag-output "$examples/hello"
+    grep -qx 'args: --mpi=pmix --kill-on-bad-exit=1 --ntasks=4 --cpus-per-task=2 --label -- .*/hello' \
+        "$out/srun.log" || fail "--mode=process -c 2: got $(cat "$out/srun.log")"
+    # --launcher=local keeps the job on this node even inside an allocation.
+    PATH="$out/fake:$PATH" SLURM_JOB_ID=42 run 0 "$bin/mpcrun" --launcher=local -n 2 "$examples/hello"
+    [ "$(grep -c 'of 2$' "$out/stdout")" -eq 2 ] || fail "--launcher=local must run the job itself"
+    # Outside an allocation several nodes are refused, with one line.
+    env -u SLURM_JOB_ID "$bin/mpcrun" -N 2 -n 4 "$examples/hello" >"$out/stdout" 2>"$out/stderr"
+    [ $? -eq 2 ] || fail "-N 2 outside Slurm must exit 2"
+    grep -q '^mpcrun: -N 2: .*Slurm allocation' "$out/stderr" || fail "-N 2 outside Slurm: $(cat "$out/stderr")"
     ;;
 placement)
     [ "$(nproc)" -ge 2 ] || { echo "skipped: needs 2 cores"; exit 77; }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Opt-in: runs an mpcrt job under a real one-node Slurm that this script starts and stops
 # (shared/slurm-local.md): `srun --mpi=pmix -n 4` of procs_check (one rank per process), then
-# MPCRT_RANKS_PER_PROC=2 `srun --mpi=pmix -n 2` (ranks as threads of 2 processes).
+# MPCRT_RANKS_PER_PROC=2 `srun --mpi=pmix -n 2` (ranks as threads of 2 processes), then `mpcrun -n 4 -p 2`
+# inside `salloc` (mpcrun hands the job to srun).
 # Needs root and Debian's slurmctld, slurmd, slurm-client, munge and libpmix-dev; set MPCRT_TEST_SLURM=1.
 # Usage: slurm.sh BUILD_DIR       Exit 77 (skipped) when not asked for or when something is missing.
 set -u
@@ -78,4 +79,8 @@ rc=$?
 MPCRT_RANKS_PER_PROC=2 timeout 120 srun -K1 --mpi=pmix --overcommit -n 2 "$prog" >"$out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c 'of 4: ok$' "$out")" -eq 4 ] || { echo "FAIL: 2 processes x 2 ranks exited $rc"; cat "$out"; exit 1; }
+# mpcrun inside an allocation hands the job to srun --mpi=pmix (2 processes x 2 ranks).
+timeout 120 salloc -Q --overcommit -n 2 "$build/bin/mpcrun" -N 1 -n 4 -p 2 --oversubscribe "$prog" >"$out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'of 4: ok$' "$out")" -eq 4 ] || { echo "FAIL: salloc mpcrun -n 4 -p 2 exited $rc"; cat "$out"; exit 1; }
 echo "PASS [slurm]"
