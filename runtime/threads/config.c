@@ -53,8 +53,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                                   "algorithm overrides of the schedule-based collectives, comma-separated "
                                   "collective=algorithm (bcast=knomial, allreduce=recursive_doubling, ...; "
                                   "see runtime/mpi/nbc/README.md)"},
-    [MPCRT_CFG_RAILS] = {"MPCRT_RAILS", CFG_STRING, "shm",
-                         "rails between processes, in order of preference (comma-separated: shm, tcp)"},
+    [MPCRT_CFG_RAILS] = {"MPCRT_RAILS", CFG_STRING, "auto",
+                         "rails between processes, in order of preference (comma-separated: shm, tcp); "
+                         "auto: shm, and tcp too when the job spans several nodes"},
     [MPCRT_CFG_SHM_CELLS] = {"MPCRT_SHM_CELLS", CFG_INT, "256",
                              "cells in each process's shared-memory receive queue (process mode)"},
     [MPCRT_CFG_SHM_CELL_SIZE] = {"MPCRT_SHM_CELL_SIZE", CFG_SIZE, "8K",

@@ -30,6 +30,8 @@ int mpcrt_rails_init(void)
 {
     int nprocs = mpcrt_wireup_num_procs(), me = mpcrt_wireup_proc();
     const char *list = mpcrt_config_str(MPCRT_CFG_RAILS);
+    if (strcmp(list, "auto") == 0) /* every process reads the same job size, so all choose alike */
+        list = mpcrt_wireup_num_nodes() > 1 ? "shm,tcp" : "shm";
     route = calloc((size_t)nprocs, sizeof *route);
     if (!route)
         return -ENOMEM;

@@ -12,7 +12,7 @@
 
 static bool active;
 static pmix_proc_t me;
-static int num_procs = 1;
+static int num_procs = 1, num_nodes = 1;
 
 /* Registered with the scheduler at load time: it runs before any rank exists (their numbers depend on
  * this process's index), from mpcrt_main or from the first MPI_Init of a program without mpcc's entry. */
@@ -38,6 +38,13 @@ static int wireup_job(int *proc_index, int *procs)
     }
     num_procs = (int)val->data.uint32;
     PMIX_VALUE_RELEASE(val);
+    /* Optional: mpcrun and Slurm publish it; a launcher that does not is taken as one node. */
+    val = NULL;
+    if (PMIx_Get(&wild, PMIX_NUM_NODES, NULL, 0, &val) == PMIX_SUCCESS && val) {
+        if (val->type == PMIX_UINT32 && val->data.uint32 > 0)
+            num_nodes = (int)val->data.uint32;
+        PMIX_VALUE_RELEASE(val);
+    }
     active = true;
     *proc_index = (int)me.rank;
     *procs = num_procs;
@@ -127,3 +134,9 @@ const char *__lsan_default_suppressions(void)
     return "leak:libpmix.so\n";
 }
 #endif
+
+int mpcrt_wireup_num_nodes(void)
+{
+    mpcrt_job_wireup();
+    return num_nodes;
+}

@@ -11,6 +11,7 @@
 bool mpcrt_wireup_active(void);
 int mpcrt_wireup_proc(void);      /* this process's PMIx rank (0 when alone) */
 int mpcrt_wireup_num_procs(void); /* processes in the job (1 when alone) */
+int mpcrt_wireup_num_nodes(void); /* nodes the job spans (PMIX_NUM_NODES; 1 when alone or not published) */
 /* The job's namespace, or "" when alone; unique per job, so it names the job's shared-memory objects. */
 const char *mpcrt_wireup_nspace(void);
 
