@@ -8,12 +8,8 @@
 set -u
 build=$1
 prog=$build/tests/integration/procs_check
-[ "${MPCRT_TEST_SLURM:-0}" = 1 ] || { echo "skipped: set MPCRT_TEST_SLURM=1 to run (needs root and slurm-wlm)"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 77; }
-for c in slurmctld slurmd srun munged mungekey sinfo; do
-    command -v $c >/dev/null || { echo "skipped: $c not installed (apt-get install slurmctld slurmd slurm-client munge)"; exit 77; }
-done
-ls /usr/lib/x86_64-linux-gnu/slurm-wlm/mpi_pmix*.so >/dev/null 2>&1 || { echo "skipped: no mpi_pmix plugin"; exit 77; }
+source "$(dirname -- "$0")/slurm_lib.sh"
+slurm_require
 base=$(mktemp -d /tmp/mpcrt-slurm.XXXXXX)
 pids=()
 cleanup() {
@@ -23,42 +19,16 @@ cleanup() {
 }
 trap cleanup EXIT
 host=$(hostname)
-mkdir -p "$base"/{etc,state,spool/$host,log,munge,pmixcli}
-chmod 755 "$base" "$base/munge" # munged wants every directory up to its socket searchable
-mungekey -c -k "$base/munge/munge.key" -b 1024 >/dev/null 2>&1
-munged -F --key-file="$base/munge/munge.key" --socket="$base/munge/munge.sock" --pid-file="$base/munge/pid" \
-    --log-file="$base/log/munged.log" --seed-file="$base/munge/seed" >/dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$base/munge/munge.sock" ] && break; sleep 0.05; done
+mkdir -p "$base"/{spool/$host,pmixcli}
+slurm_start_munge
 ncpu=$(nproc)
-cat >"$base/etc/slurm.conf" <<CONF
-ClusterName=mpcrt
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$base/munge/munge.sock
-CredType=cred/munge
-SlurmctldPort=16817
-SlurmdPort=16818
-StateSaveLocation=$base/state
-SlurmdSpoolDir=$base/spool/%n
-SlurmctldPidFile=$base/slurmctld.pid
-SlurmdPidFile=$base/slurmd.pid
-SlurmctldLogFile=$base/log/slurmctld.log
-SlurmdLogFile=$base/log/slurmd.log
-MailProg=/bin/true
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
+{
+    slurm_conf_common "$host" 16817 16818
+    cat <<CONF
 NodeName=$host CPUs=$ncpu State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
+} >"$base/etc/slurm.conf"
 echo "PMIxCliTmpDirBase=$base/pmixcli" >"$base/etc/mpi.conf"
 export SLURM_CONF=$base/etc/slurm.conf
 slurmctld -D -i -f "$SLURM_CONF" >"$base/log/ctld.out" 2>&1 &

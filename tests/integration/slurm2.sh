@@ -8,12 +8,8 @@
 set -u
 build=$1
 prog=$build/tests/integration/procs_check
-[ "${MPCRT_TEST_SLURM:-0}" = 1 ] || { echo "skipped: set MPCRT_TEST_SLURM=1 to run (needs root and slurm-wlm)"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 77; }
-for c in slurmctld slurmd srun salloc munged mungekey sinfo ip nsenter unshare; do
-    command -v $c >/dev/null || { echo "skipped: $c not installed"; exit 77; }
-done
-ls /usr/lib/x86_64-linux-gnu/slurm-wlm/mpi_pmix*.so >/dev/null 2>&1 || { echo "skipped: no mpi_pmix plugin"; exit 77; }
+source "$(dirname -- "$0")/slurm_lib.sh"
+slurm_require ip nsenter unshare
 base=$(mktemp -d /tmp/mpcrt-slurm2.XXXXXX)
 ns1=mpcrt-s$$-1
 ns2=mpcrt-s$$-2
@@ -33,47 +29,20 @@ ip -n "$ns1" addr add 10.213.78.1/24 dev "sa$$"
 ip -n "$ns2" addr add 10.213.78.2/24 dev "sb$$"
 ip -n "$ns1" link set "sa$$" up
 ip -n "$ns2" link set "sb$$" up
-mkdir -p "$base"/{etc,state,spool/n1,spool/n2,log,munge,pmixcli/n1,pmixcli/n2}
-chmod 755 "$base" "$base/munge" # munged wants every directory up to its socket searchable
-mungekey -c -k "$base/munge/munge.key" -b 1024 >/dev/null 2>&1
-munged -F --key-file="$base/munge/munge.key" --socket="$base/munge/munge.sock" --pid-file="$base/munge/pid" \
-    --log-file="$base/log/munged.log" --seed-file="$base/munge/seed" >/dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$base/munge/munge.sock" ] && break; sleep 0.05; done
+mkdir -p "$base"/{spool/n1,spool/n2,pmixcli/n1,pmixcli/n2}
+slurm_start_munge
 ncpu=$(nproc)
 nodes=""
 for i in 1 2; do
     nodes="${nodes}NodeName=n$i NodeHostname=n$i NodeAddr=10.213.78.$i CPUs=$ncpu State=UNKNOWN
 "
 done
-cat >"$base/etc/slurm.conf" <<CONF
-ClusterName=mpcrt2
-SlurmctldHost=ctl(10.213.78.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$base/munge/munge.sock
-CredType=cred/munge
-SlurmctldPort=16827
-SlurmdPort=16828
-StateSaveLocation=$base/state
-SlurmdSpoolDir=$base/spool/%n
-SlurmctldPidFile=$base/slurmctld.pid
-SlurmdPidFile=$base/slurmd-%n.pid
-SlurmctldLogFile=$base/log/slurmctld.log
-SlurmdLogFile=$base/log/slurmd-%n.log
-MailProg=/bin/true
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-SwitchType=switch/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
+{
+    slurm_conf_common "ctl(10.213.78.1)" 16827 16828
+    cat <<CONF
 ${nodes}PartitionName=debug Nodes=n[1-2] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
+} >"$base/etc/slurm.conf"
 echo "PMIxCliTmpDirBase=$base/pmixcli" >"$base/etc/mpi.conf"
 export SLURM_CONF=$base/etc/slurm.conf
 # slurmctld checks its hostname against SlurmctldHost: its own UTS namespace named ctl, in node 1's network.
