@@ -15,19 +15,25 @@
 
 enum { PKT_EAGER = 1, PKT_RTS, PKT_FIN, PKT_CTS, PKT_FRAG };
 
+/* Eager packets carry only the fields up to `src_proc` (EAGER_HEADER bytes, their size is the packet's
+ * minus that): with the shm cell's own 12 bytes, a message of up to 32 bytes fills one cache line, which is
+ * all the receiver pulls from the sender's core. */
 typedef struct {
     uint8_t kind;
     uint8_t unused[3];
     int32_t dst_world; /* the receiving rank: any poller can route the packet */
-    int32_t src_proc;  /* the sending process, for replies */
     int32_t source;    /* sender's rank in the communicator's (local) group */
     int32_t tag;
     uint32_t context;
-    uint64_t bytes;  /* the message's size */
-    uint64_t sreq;   /* RTS, FIN, CTS, FRAG: the sender's rendezvous record */
-    uint64_t rreq;   /* CTS, FRAG: the receiver's rendezvous record */
-    uint64_t offset; /* RTS: address of the packed data in the sender; FRAG: offset in the message */
+    int32_t src_proc; /* the sending process, for replies */
+    uint64_t bytes;   /* the message's size */
+    uint64_t sreq;    /* RTS, FIN, CTS, FRAG: the sender's rendezvous record */
+    uint64_t rreq;    /* CTS, FRAG: the receiver's rendezvous record */
+    uint64_t offset;  /* RTS: address of the packed data in the sender; FRAG: offset in the message */
 } packet_t;
+
+#define EAGER_HEADER offsetof(packet_t, src_proc)
+#define HEADER_BYTES(pkt) ((pkt)->kind == PKT_EAGER ? EAGER_HEADER : sizeof(packet_t))
 
 /* A rendezvous send waiting for its FIN (or CTS). */
 typedef struct {
@@ -69,11 +75,12 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
     outbox_t *box = &outboxes[proc];
     mpcrt_spin_lock(&box->lock);
     /* Behind packets already waiting, to keep the order of this process's packets to proc. */
-    if (!box->head && mpcrt_rails_send(proc, pkt, sizeof *pkt, payload, payload_bytes) == 0) {
+    if (!box->head && mpcrt_rails_send(proc, pkt, HEADER_BYTES(pkt), payload, payload_bytes) == 0) {
         mpcrt_spin_unlock(&box->lock);
         return;
     }
-    pending_t *p = malloc(sizeof *p + sizeof *pkt + payload_bytes);
+    size_t header_bytes = HEADER_BYTES(pkt);
+    pending_t *p = malloc(sizeof *p + header_bytes + payload_bytes);
     if (!p) {
         mpcrt_spin_unlock(&box->lock);
         fprintf(stderr, "mpcrt: process %d: out of memory queueing a message for process %d\n", my_proc,
@@ -82,11 +89,11 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
     }
     p->next = NULL;
     p->proc = proc;
-    p->header_bytes = sizeof *pkt;
+    p->header_bytes = header_bytes;
     p->payload_bytes = payload_bytes;
-    memcpy(p->bytes, pkt, sizeof *pkt);
+    memcpy(p->bytes, pkt, header_bytes);
     if (payload_bytes)
-        memcpy(p->bytes + sizeof *pkt, payload, payload_bytes);
+        memcpy(p->bytes + header_bytes, payload, payload_bytes);
     if (box->tail)
         box->tail->next = p;
     else
@@ -252,9 +259,16 @@ static void take_fragment(const packet_t *frag, const char *data)
 static void deliver(const void *packet, size_t bytes)
 {
     packet_t pkt;
-    memcpy(&pkt, packet, sizeof pkt); /* cells keep no alignment promise for the header's fields */
-    const char *payload = (const char *)packet + sizeof pkt;
-    (void)bytes;
+    /* Cells keep no alignment promise for the header's fields: copy them out. */
+    memcpy(&pkt, packet, EAGER_HEADER);
+    if (pkt.kind == PKT_EAGER) {
+        pkt.src_proc = -1; /* not sent: an eager message needs no reply */
+        pkt.bytes = bytes - EAGER_HEADER;
+        pkt.sreq = pkt.offset = 0;
+    } else {
+        memcpy(&pkt, packet, sizeof pkt);
+    }
+    const char *payload = (const char *)packet + HEADER_BYTES(&pkt);
     switch (pkt.kind) {
     case PKT_EAGER:
     case PKT_RTS: {

@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
 
     /* Sizes across the eager limit and the rendezvous. */
-    int sizes[] = {0, 1, 100, 2000, 8192, 100000, 1 << 20};
+    int sizes[] = {0, 1, 8, 9, 100, 2000, 8192, 100000, 1 << 20}; /* 8 ints: the most a one-line shm cell holds */
     for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         int n = sizes[s];
         int *out = malloc(sizeof(int) * (size_t)(n + 1)), *in = malloc(sizeof(int) * (size_t)(n + 1));
