@@ -335,6 +335,9 @@ typedef struct {
 void omp_spin_init(omp_spin_t *s);
 /* One spin round; returns false once the spin budget is spent (the caller should block). */
 bool omp_spin(omp_thread_t *thr, omp_spin_t *s);
+/* Spin rounds until pred(arg) or the budget is spent; false once spent (the caller should block). The
+ * thread that hosts a VP spins in that VP's loop instead (see wait.c). */
+bool omp_spin_until(omp_thread_t *thr, omp_spin_t *s, bool (*pred)(void *), void *arg);
 /* Sleep until pred(arg) or a wake-up (spurious ones possible: callers loop). */
 void omp_block(omp_thread_t *thr, bool (*pred)(void *), void *arg);
 void omp_wake(omp_thread_t *thr);

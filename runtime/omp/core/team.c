@@ -60,7 +60,7 @@ void omp_team_wait(omp_thread_t *thr, omp_team_t *team, bool (*pred)(void *), vo
     omp_spin_t spin;
     omp_spin_init(&spin);
     while (!pred(arg)) {
-        if (omp_spin(thr, &spin))
+        if (omp_spin_until(thr, &spin, pred, arg))
             continue;
         atomic_fetch_add(&team->nsleeping, 1); /* seq_cst: see omp_team_notify */
         omp_block(thr, pred, arg);

@@ -6,8 +6,13 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define YIELD_PERIOD 64 /* spin rounds between a yield to other ready ULTs and a progress call */
+/* How long the thread that hosts a VP spins in that VP's loop before it publishes a waiter: below the
+ * loop's own spin phase (runtime/threads/vp.c, 50 us), after which the loop yields the core and then
+ * sleeps with timeouts, re-checking a predicate only every 20 us or more. */
+#define HOSTED_SPIN_NS 40000L
 
 void omp_spin_init(omp_spin_t *s)
 {
@@ -19,9 +24,8 @@ bool omp_spin(omp_thread_t *thr, omp_spin_t *s)
     if (s->rounds >= omp_global.spin_rounds)
         return false;
     /* On the VP a plain program's main thread hosts, nothing runs unless that thread waits, and it then
-     * waits in the VP's loop: the thread itself blocks at once (the loop spins first anyway), and a ULT
-     * there blocks at once too, since its spinning would keep the loop, and the main thread's own wait,
-     * from ever seeing a condition come true. */
+     * waits in the VP's loop (omp_spin_until spins there): a ULT there blocks at once, since its spinning
+     * would keep the loop, and the main thread's own wait, from ever seeing a condition come true. */
     if (thr->vp == omp_global.hosted_vp && thr->vp >= 0)
         return false;
     s->rounds++;
@@ -42,6 +46,48 @@ bool omp_spin(omp_thread_t *thr, omp_spin_t *s)
     } else {
         omp_cpu_relax();
     }
+    return true;
+}
+
+typedef struct {
+    bool (*pred)(void *);
+    void *arg;
+    unsigned long rounds, budget;
+    struct timespec start;
+} hosted_spin_t;
+
+static bool hosted_spin_over(void *p)
+{
+    hosted_spin_t *h = p;
+    if (h->pred(h->arg))
+        return true;
+    if (++h->rounds >= h->budget)
+        return true;
+    if (h->rounds % YIELD_PERIOD == 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long ns = (now.tv_sec - h->start.tv_sec) * 1000000000L + (now.tv_nsec - h->start.tv_nsec);
+        return ns >= HOSTED_SPIN_NS;
+    }
+    return false;
+}
+
+bool omp_spin_until(omp_thread_t *thr, omp_spin_t *s, bool (*pred)(void *), void *arg)
+{
+    if (thr->ult || thr->vp != omp_global.hosted_vp || thr->vp < 0)
+        return omp_spin(thr, s);
+    /* The kernel thread that hosts a VP (a plain program's main thread, a master) waits in its VP's loop,
+     * which runs that VP's ULTs and the progress hooks and checks pred every round. Blocking at once, as
+     * before, cost every join a published waiter: the last worker to arrive then exchanged it and
+     * notified the VP, three cross-core read-modify-writes on the critical path (parallel at 2 threads:
+     * the worker's wake-up of the master was the largest item of a fork/join). */
+    if (s->rounds >= omp_global.spin_rounds)
+        return false;
+    hosted_spin_t h = {pred, arg, s->rounds, omp_global.spin_rounds, {0, 0}};
+    clock_gettime(CLOCK_MONOTONIC, &h.start);
+    mpcrt_wait_until(hosted_spin_over, &h);
+    /* Spent unless pred came true: the caller re-checks pred, then blocks. */
+    s->rounds = pred(arg) ? h.rounds : omp_global.spin_rounds;
     return true;
 }
 
@@ -75,7 +121,7 @@ void omp_wait(omp_thread_t *thr, bool (*pred)(void *), void *arg)
     omp_spin_t spin;
     omp_spin_init(&spin);
     while (!pred(arg)) {
-        if (!omp_spin(thr, &spin))
+        if (!omp_spin_until(thr, &spin, pred, arg))
             omp_block(thr, pred, arg);
     }
 }
