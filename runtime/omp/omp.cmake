@@ -5,7 +5,7 @@ set(OMP_SOURCES
   omp/core/loop.c omp/core/ordered.c omp/core/lock.c omp/core/task.c omp/core/depend.c omp/core/taskloop.c
   omp/core/taskred.c omp/core/cancel.c omp/core/target.c omp/core/affinity.c
   omp/gomp/parallel.c omp/gomp/loop.c omp/gomp/loop_ull.c omp/gomp/sync.c omp/gomp/task.c omp/gomp/target.c
-  omp/api/icv.c omp/api/lock.c omp/api/time.c omp/api/device.c omp/api/affinity.c omp/api/alloc.c omp/api/fortran.c)
+  omp/api/icv.c omp/api/lock.c omp/api/lock_compat.c omp/api/time.c omp/api/device.c omp/api/affinity.c omp/api/alloc.c omp/api/fortran.c)
 
 set(MPCRT_OMP_VERSION_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/omp/libgomp.map)
 list(APPEND MPCRT_EXTRA_LINK_OPTIONS "-Wl,--version-script=${MPCRT_OMP_VERSION_SCRIPT}")

@@ -249,6 +249,7 @@ struct omp_thread {
     int team_num, num_teams;  /* teams construct on the host */
     uintptr_t *next_par_reductions; /* GOMP_parallel_reductions: handed to the next fork */
     bool in_target;
+    int compat_id;            /* owner id in OMP_1.0 nested locks (api/lock_compat.c), 0 until needed */
     omp_thread_t *registry_prev, *registry_next; /* initial threads: the process's list */
     /* Task-free list (recycled explicit task blocks of the default size). */
     omp_task_t *free_tasks;
