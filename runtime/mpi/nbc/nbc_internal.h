@@ -45,6 +45,10 @@ struct mpcrt_nbc {
     struct mpcrt_nbc *next; /* in the engine's active list */
 };
 
+/* Scratch memory (scratch.c): large buffers are reused across schedules instead of being mapped afresh. */
+void *mpcrt_nbc_scratch_alloc(size_t bytes);
+void mpcrt_nbc_scratch_release(void *buf);
+
 /* ------------------------------------------------------------------ algorithm table (select.c) */
 
 typedef enum { NBC_BCAST, NBC_ALLREDUCE, NBC_ALLGATHER, NBC_ALLTOALL, NBC_NCOLL } nbc_coll_t;

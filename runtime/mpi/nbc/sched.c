@@ -38,7 +38,7 @@ void mpcrt_nbc_free(mpcrt_nbc_t *s)
         if (s->steps[i].ddt) mpcrt_datatype_release(s->steps[i].ddt);
     }
     for (int i = 0; i < s->nscratch; i++)
-        free(s->scratch[i]);
+        mpcrt_nbc_scratch_release(s->scratch[i]);
     if (s->has_red) mpcrt_object_release((mpcrt_object_t *)&s->red.op->obj);
     if (s->has_red && s->red.dt) mpcrt_datatype_release(s->red.dt);
     mpcrt_object_release(&s->net->obj);
@@ -150,7 +150,7 @@ void *mpcrt_nbc_scratch(mpcrt_nbc_t *s, MPI_Count count, mpcrt_datatype_t *dt)
     }
     MPI_Aint extent = mpcrt_datatype_extent(dt), true_extent = mpcrt_datatype_true_extent(dt);
     MPI_Count bytes = count > 0 ? (count - 1) * (extent > 0 ? extent : 0) + true_extent : 0;
-    char *raw = malloc((size_t)(bytes > 0 ? bytes : 1));
+    char *raw = mpcrt_nbc_scratch_alloc((size_t)(bytes > 0 ? bytes : 1));
     if (!raw) {
         s->build_error = MPI_ERR_NO_MEM;
         return NULL;

@@ -1,6 +1,7 @@
 # Collective schedules and their progress (see README.md).
 list(APPEND MPI_SOURCES
   mpi/nbc/sched.c
+  mpi/nbc/scratch.c
   mpi/nbc/engine.c
   mpi/nbc/select.c
   mpi/nbc/intra.c
