@@ -6,10 +6,14 @@
  *   t_comp     a busy loop calibrated to last about t_comm
  *   t_ovl      Icoll, the loop, Wait
  *   overlap %  = 100 * max(0, min(1, (t_comm + t_comp - t_ovl) / min(t_comm, t_comp)))
+ * and OSU's (osu_iallreduce & co., print_stats_nbc), which charges only what the overlapped iteration adds
+ * to the computation actually timed inside it (so a computation slowed by progress shows):
+ *   overlap_osu % = max(0, 100 - 100 * (t_ovl - t_comp_in_ovl) / t_comm)
  * Two settings: `all` (every rank computes: with one rank per core no core is free for progress) and
  * `one` (only rank 0 computes: the other ranks wait in MPI_Wait, so their cores are free to progress rank
  * 0's part too; the ratio then says whether a computing rank's collective moves without it).
- * Prints "overlap-COLL-SETTING BYTES PERCENT" and "COLL BYTES USEC" (t_comm) from rank 0, or
+ * Prints "overlap-COLL-SETTING BYTES PERCENT" (Taboada), "osu-overlap-COLL-SETTING BYTES PERCENT" and
+ * "COLL BYTES USEC" (t_comm) from rank 0, or
  * "unsupported" when MPI_Iallreduce reports an error.
  *     overlap [DIVISOR]   (fewer iterations) */
 #include <mpi.h>
@@ -38,24 +42,30 @@ static void start(enum coll c, double *in, double *out, int count, int size, MPI
         MPI_Ialltoall(in, count / size, MPI_DOUBLE, out, count / size, MPI_DOUBLE, MPI_COMM_WORLD, request);
 }
 
-/* The slowest rank's mean seconds per iteration: variant 0 communicates, 1 computes, 2 both. */
+/* The slowest rank's mean seconds per iteration: variant 0 communicates, 1 computes, 2 both; *comp_s gets
+ * the slowest rank's mean seconds inside compute(). */
 static double timed(enum coll c, int variant, bool computes, double *in, double *out, int count, int size,
-                    long units, int iterations)
+                    long units, int iterations, double *comp_s)
 {
     MPI_Request request;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0 = MPI_Wtime(), in_compute = 0;
     for (int i = 0; i < iterations; i++) {
         if (variant != 1)
             start(c, in, out, count, size, &request);
-        if (variant != 0 && computes)
+        if (variant != 0 && computes) {
+            double c0 = MPI_Wtime();
             compute(units);
+            in_compute += MPI_Wtime() - c0;
+        }
         if (variant != 1)
             MPI_Wait(&request, MPI_STATUS_IGNORE);
     }
-    double mine = (MPI_Wtime() - t0) / iterations, slowest;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
+    double mine[2] = {(MPI_Wtime() - t0) / iterations, in_compute / iterations}, slowest[2];
+    MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (comp_s)
+        *comp_s = slowest[1];
+    return slowest[0];
 }
 
 int main(int argc, char **argv)
@@ -91,17 +101,22 @@ int main(int argc, char **argv)
             int count = counts[k] / size * size;
             int bytes = count * (int)sizeof(double);
             int iterations = (bytes <= 65536 ? 200 : 20) / divisor + 2;
-            timed(c, 0, true, in, out, count, size, 0, 2); /* warm-up */
-            double t_comm = timed(c, 0, true, in, out, count, size, 0, iterations);
+            timed(c, 0, true, in, out, count, size, 0, 2, NULL); /* warm-up */
+            double t_comm = timed(c, 0, true, in, out, count, size, 0, iterations, NULL);
             long units = (long)(t_comm * units_per_s);
             for (int setting = 0; setting < 2; setting++) {
                 bool computes = setting == 0 || rank == 0;
-                double t_comp = timed(c, 1, computes, in, out, count, size, units, iterations);
-                double t_ovl = timed(c, 2, computes, in, out, count, size, units, iterations);
+                double t_comp_in_ovl;
+                double t_comp = timed(c, 1, computes, in, out, count, size, units, iterations, NULL);
+                double t_ovl = timed(c, 2, computes, in, out, count, size, units, iterations, &t_comp_in_ovl);
                 double hidden = (t_comm + t_comp - t_ovl) / (t_comm < t_comp ? t_comm : t_comp);
                 double overlap = 100.0 * (hidden < 0 ? 0 : hidden > 1 ? 1 : hidden);
-                if (rank == 0)
+                double osu = 100.0 - 100.0 * (t_ovl - t_comp_in_ovl) / t_comm;
+                if (rank == 0) {
                     printf("overlap-%s-%s %d %.1f\n", coll_names[c], setting ? "one" : "all", bytes, overlap);
+                    printf("osu-overlap-%s-%s %d %.1f\n", coll_names[c], setting ? "one" : "all", bytes,
+                           osu < 0 ? 0 : osu);
+                }
             }
             if (rank == 0)
                 printf("%s %d %.3f\n", coll_names[c], bytes, t_comm * 1e6);

@@ -91,6 +91,23 @@ int mpcrt_sched_num_vps(void)
     return mpcrt_sched.nvps;
 }
 
+int mpcrt_sched_free_vp(void)
+{
+    mpcrt_vp_t *self = mpcrt_tls_vp;
+    for (int i = 0; i < mpcrt_sched.nvps; i++) {
+        mpcrt_vp_t *vp = &mpcrt_sched.vps[i];
+        if (vp != self && atomic_load_explicit(&vp->free, memory_order_relaxed))
+            return i;
+    }
+    return -1;
+}
+
+void mpcrt_sched_wake_vp(int vp)
+{
+    if (vp >= 0 && vp < mpcrt_sched.nvps)
+        mpcrt_vp_notify(&mpcrt_sched.vps[vp]);
+}
+
 int mpcrt_sched_vp_resource(int vp, const char *resource)
 {
     if (vp < 0 || vp >= mpcrt_sched.nvps)

@@ -185,6 +185,7 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
     for (int i = 0; i < nhooks; i++)
         mpcrt_sched.switch_hooks[i](from, to);
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
+    mpcrt_vp_set_free(vp, to == &vp->native); /* back to the idle loop, or a ULT with work of its own */
     vp->current = to;
     mpcrt_tls_ult = to == &vp->native ? NULL : to;
     mpcrt_tls_rank = to->rank;

@@ -43,6 +43,12 @@ int mpcrt_sched_init_here(void);
 void mpcrt_sched_finalize(void);
 bool mpcrt_sched_is_initialized(void);
 int mpcrt_sched_num_vps(void);
+/* A VP other than the caller's that has nothing of its own to run right now (in its idle loop, or its ULT
+ * spins in wait_until), so work handed to it (a progress ULT, a progress hook's pass) runs at once; -1 when
+ * none. A hint: the answer may be stale by the time the caller acts on it. */
+int mpcrt_sched_free_vp(void);
+/* Wakes VP vp if it sleeps in its idle loop, so that it runs the progress hooks soon. */
+void mpcrt_sched_wake_vp(int vp);
 /* Index of the hardware resource of the given hwloc type name ("core", "l3cache", "numanode", "package",
  * "machine"...) that holds VP vp's core; -1 if the name is unknown, the VP unbound or the level absent. */
 int mpcrt_sched_vp_resource(int vp, const char *resource);

@@ -101,7 +101,18 @@ struct mpcrt_vp {
     _Atomic uint32_t wake_seq; /* futex word */
     _Atomic int sleeping;
     _Atomic int stop;
+    /* 1 while the VP has nothing of its own to run: its idle loop, or a ULT spinning in wait_until with an
+     * empty run queue. Written by the VP (only on change), read by others (mpcrt_sched_free_vp). */
+    _Atomic int free;
 };
+
+/* Marks the calling VP free or busy (see mpcrt_vp_t.free). */
+static inline void mpcrt_vp_set_free(mpcrt_vp_t *vp, int free)
+{
+    /* relaxed: a hint for other VPs' choices, never a condition anyone waits on. */
+    if (atomic_load_explicit(&vp->free, memory_order_relaxed) != free)
+        atomic_store_explicit(&vp->free, free, memory_order_relaxed);
+}
 
 typedef struct {
     mpcrt_progress_fn fn;

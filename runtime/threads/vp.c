@@ -65,9 +65,12 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
 {
     unsigned idle_rounds = 0;
     struct timespec idle_since;
+    mpcrt_vp_set_free(vp, 1);
     for (;;) {
-        if (done ? done(arg) : atomic_load_explicit(&vp->stop, memory_order_acquire))
+        if (done ? done(arg) : atomic_load_explicit(&vp->stop, memory_order_acquire)) {
+            mpcrt_vp_set_free(vp, 0); /* a hosted VP goes back to its program's code */
             return;
+        }
         mpcrt_ult_t *next = NULL;
         mpcrt_sched_drain_inbox(vp);
         if (vp->polls)

@@ -75,6 +75,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
     }
     unsigned budget = vp->spin_budget, yields = 0;
     bool cut_short = false;
+    mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now (mpcrt_sched_free_vp) */
     for (unsigned i = 0; i < budget; i++) {
         if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
             if (yields < MAX_WAIT_YIELDS && one_other_ready(vp)) {
@@ -83,9 +84,10 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
                  * poke, unpark or fence: two ranks of one core ping-ponging switch once per message. */
                 yields++;
                 atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
-                mpcrt_sched_switch_away(vp);
+                mpcrt_sched_switch_away(vp); /* the switch back marked the VP busy */
                 if (pred(arg))
                     return;
+                mpcrt_vp_set_free(vp, 1);
                 continue;
             }
             cut_short = true; /* others could use this core: stop spinning */
@@ -95,10 +97,12 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         if (pred(arg)) {
             unsigned grown = budget * 2;
             vp->spin_budget = grown < mpcrt_sched.spin_max ? grown : mpcrt_sched.spin_max;
+            mpcrt_vp_set_free(vp, 0);
             return;
         }
         mpcrt_cpu_relax();
     }
+    mpcrt_vp_set_free(vp, 0);
     /* A spin cut short keeps its budget whatever the park lasts (adapt_spin): no need to time it, and the
      * two time-stamp reads cost a tenth of a hop between two ranks of one core. */
     uint64_t parked_at = cut_short ? 0 : __builtin_ia32_rdtsc();
