@@ -62,6 +62,7 @@ enum opt_id {
     OPT_TAG_OUTPUT,
     OPT_TIMEOUT,
     OPT_SHOW_CONFIG,
+    OPT_ON_FAILURE,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -93,6 +94,7 @@ static const struct opt_spec opt_table[] = {
     {"--tag-output", OPT_TAG_OUTPUT, false},
     {"--timeout", OPT_TIMEOUT, true},
     {"--show-config", OPT_SHOW_CONFIG, false},
+    {"--on-failure", OPT_ON_FAILURE, true},
     {"-h", OPT_HELP, false},
     {"--help", OPT_HELP, false},
     {"-V", OPT_VERSION, false},
@@ -114,6 +116,7 @@ struct job_config {
     bool tag_output; /* prefix each line with its rank (processes only: one process cannot tell) */
     bool process_mode;
     bool show_config;
+    bool keep_going;  /* --on-failure=continue: a failed process does not end the others */
     char **prog_argv; /* NULL when no program was given */
 };
 
@@ -168,6 +171,11 @@ static void usage(void)
           "  --timeout SECONDS        kill the job after SECONDS (SIGTERM to its process\n"
           "                           group, SIGKILL 2 s later) and exit with 124;\n"
           "                           overrides MPIEXEC_TIMEOUT\n"
+          "  --on-failure=kill|continue  kill (default): a process that fails ends the\n"
+          "                           job; continue: the others go on (their operations\n"
+          "                           with the failed ranks return MPI_ERR_PROC_ABORTED)\n"
+          "                           and the job ends when they do, with the failed\n"
+          "                           process's code (with -p P > 1)\n"
           "  --show-config            run <mpcrun dir>/../libexec/mpcrt/mpcrt-info to\n"
           "                           show the runtime configuration (no program needed)\n"
           "  -h, --help               show this help and exit\n"
@@ -308,6 +316,11 @@ static void apply_option(struct job_config *cfg, const struct opt_spec *spec, co
         break;
     case OPT_SHOW_CONFIG:
         cfg->show_config = true;
+        break;
+    case OPT_ON_FAILURE:
+        if (strcmp(value, "kill") != 0 && strcmp(value, "continue") != 0)
+            die("%s=%s: invalid policy (expected 'kill' or 'continue')", opt, value);
+        cfg->keep_going = strcmp(value, "continue") == 0;
         break;
     case OPT_HELP:
         usage();
@@ -834,7 +847,7 @@ int main(int argc, char **argv)
         status = run_slurm_job(&cfg);
     } else if (cfg.procs > 1) {
         procs_job_t job = {cfg.ranks,     cfg.procs, cfg.cores_per_rank, cfg.timeout, cfg.tag_output,
-                           cfg.prog_argv, path};
+                           cfg.keep_going, cfg.prog_argv, path};
         status = procs_run(&job);
     } else {
         status = run_command(cfg.prog_argv, path, cfg.timeout);

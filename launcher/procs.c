@@ -2,7 +2,8 @@
  * forwarded (prefixed by rank with --tag-output), signals forwarded, and any abnormal end (a signal, a
  * non-zero exit or an exit before MPI_Finalize, MPI_Abort) ends the whole job: SIGTERM to every process,
  * SIGKILL one second later, shared-memory objects of the job removed, the failure reported, and the failed
- * process's code becomes mpcrun's. */
+ * process's code becomes mpcrun's. With --on-failure=continue the others go on (the runtime sees the death
+ * itself and fails what was pending with the dead ranks) and the job ends when they have. */
 #define _GNU_SOURCE
 #include "procs.h"
 
@@ -344,7 +345,7 @@ int procs_run(const procs_job_t *job)
             timed_out = true;
             fprintf(stderr, "mpcrun: job timed out after %lld s\n", job->timeout);
         }
-        if (!ending && (failed >= 0 || timed_out)) {
+        if (!ending && (timed_out || (failed >= 0 && !job->keep_going))) {
             ending = true;
             signal_all(procs, started, SIGTERM);
             kill_at = now + TERM_GRACE_NS;

@@ -26,6 +26,7 @@ void pmix_host_stop(void);
 typedef struct {
     long long ranks, procs, cores_per_rank, timeout;
     bool tag_output;
+    bool keep_going; /* a failed process does not end the others (--on-failure=continue) */
     char **prog_argv;
     const char *path;
 } procs_job_t;

@@ -123,6 +123,29 @@ procs_killed)
     fails kill 137 'rank 1 (pid [0-9]*) was killed by signal 9 (SIGKILL)'
     fails wait 137 'rank 1 (pid [0-9]*) was killed by signal 9 (SIGKILL)'
     ;;
+procs_peer_lost)
+    # The runtime itself sees a peer die (shm: a pidfd of its process; tcp: its connection ends) and fails
+    # what is pending with it; --on-failure=continue keeps mpcrun from ending the survivors first. A hang
+    # ends by --timeout (exit 124), never by passing.
+    for rails in shm tcp; do
+        for job in "-n 2 --mode=process" "-n 4 -p 2" "-n 6 -p 2"; do
+            for how in kill exit; do
+                expected=137
+                [ "$how" = exit ] && expected=3
+                # shellcheck disable=SC2086 # $job is a list of options
+                MPCRT_RAILS=$rails run $expected "$bin/mpcrun" $job --on-failure=continue --timeout 60 \
+                    "$progs/procs_peer_lost" "$how"
+                survivors=$(grep -c 'done, 0 failures$' "$out/stdout")
+                aborted=$(grep -c 'a peer process aborted: ok$' "$out/stdout")
+                ranks=${job#-n }
+                ranks=${ranks%% *}
+                [ "$survivors" -eq $((ranks / 2)) ] || fail "$rails, $job, $how: $survivors survivors finished"
+                [ "$aborted" -eq $((4 * ranks / 2)) ] ||
+                    fail "$rails, $job, $how: $aborted operations failed with MPI_ERR_PROC_ABORTED"
+            done
+        done
+    done
+    ;;
 procs_timeout)
     MPIEXEC_TIMEOUT=2 run 124 "$bin/mpcrun" -n 2 --mode=process "$progs/hang"
     grep -q 'timed out after 2 s' "$out/stderr" || fail "no timeout message"

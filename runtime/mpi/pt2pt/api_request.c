@@ -2,6 +2,7 @@
  * queries, probes and matched probes, generalized requests. */
 #include "api_pt2pt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,16 @@ static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
     return error;
 }
 
+/* The detail of an error a completed request carries (read before finish may free the request). */
+static const char *failure_detail(const mpcrt_request_t *req, int error, char *buf, size_t size)
+{
+    if (error == MPI_ERR_PROC_ABORTED && req->peer >= 0)
+        snprintf(buf, size, "the process of rank %d (the request's peer) ended", req->peer);
+    else
+        snprintf(buf, size, "request failed");
+    return buf;
+}
+
 static bool is_null_or_inactive(MPI_Request handle, mpcrt_request_t **req)
 {
     *req = handle == MPI_REQUEST_NULL ? NULL : lookup(handle);
@@ -66,9 +77,11 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     mpcrt_request_wait(req);
+    char detail[96];
+    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
     int error = finish(request, req, status);
     return error == MPI_SUCCESS ? MPI_SUCCESS
-                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "request failed");
+                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "%s", detail);
 }
 MPCRT_PMPI_ALIAS(Wait)
 
@@ -89,9 +102,11 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *flag = mpcrt_request_done(req);
     if (!*flag)
         return MPI_SUCCESS;
+    char detail[96];
+    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
     int error = finish(request, req, status);
     return error == MPI_SUCCESS ? MPI_SUCCESS
-                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "request failed");
+                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "%s", detail);
 }
 MPCRT_PMPI_ALIAS(Test)
 
@@ -205,8 +220,11 @@ static int any(const char *fn, int count, MPI_Request requests[], int *index, in
     if (flag)
         *flag = 1;
     *index = first;
-    int error = finish(&requests[first], lookup(requests[first]), status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "request failed");
+    mpcrt_request_t *req = lookup(requests[first]);
+    char detail[96];
+    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
+    int error = finish(&requests[first], req, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "%s", detail);
 }
 
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)

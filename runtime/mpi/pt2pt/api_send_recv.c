@@ -89,6 +89,9 @@ static inline __attribute__((always_inline)) int send_blocking(const char *fn, c
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", dest);
     if (!mpcrt_request_done(&req)) /* usually done already: the receive was posted, or the send was eager */
         mpcrt_request_wait(&req);
+    if (req.status.MPI_ERROR == MPI_ERR_PROC_ABORTED)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
+                               "the process of rank %d ended before it took the message", dest);
     return MPI_SUCCESS;
 }
 
@@ -145,6 +148,9 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,
                                "message of %lld bytes from rank %d is longer than the receive buffer",
                                (long long)mpcrt_status_bytes(&req.status), req.status.MPI_SOURCE);
+    if (req.status.MPI_ERROR == MPI_ERR_PROC_ABORTED)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
+                               "the process of rank %d ended before the message came", source);
     return MPI_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
  * lock at a time, never held while copying user data or waking anyone. */
 #include "pt2pt.h"
 #include "../core/vpcache.h"
+#include "../rails/rail.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -509,6 +510,15 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
+    if (!any && mpcrt_rails_any_lost() && mpcrt_remote_peer_lost(recv->comm, recv->peer)) {
+        /* Nothing from it is queued and nothing more will come. Checked under the lock that
+         * mpcrt_match_fail_proc takes after the process was marked lost: either it fails this receive
+         * or this check sees the mark. */
+        recv->matched = true;
+        mpcrt_spin_unlock(&m->lock);
+        mpcrt_remote_fail_recv(recv);
+        return MPI_SUCCESS;
+    }
     recv->seq = m->next_seq++;
     if (any) {
         recv->match_queue = q;
@@ -607,4 +617,30 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     }
     enqueue_unexpected(bin, msg);
     mpcrt_spin_unlock(&m->lock);
+}
+
+void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
+{
+    mpcrt_request_t *failed = NULL;
+    mpcrt_spin_lock(&m->lock);
+    for (size_t b = 0; b < m->bin_buckets; b++)
+        for (bin_t *bin = m->bins[b]; bin; bin = bin->hash_next)
+            for (mpcrt_request_t *r = bin->posted_head, *next; r; r = next) {
+                next = r->next;
+                if (!r->comm || r->peer < 0)
+                    continue;
+                int world = mpcrt_comm_peer_group(r->comm)->world[r->peer];
+                if (world < 0 || mpcrt_mpi_rank_state(world) || mpcrt_remote_proc_of(world) != proc)
+                    continue;
+                unlink_posted(r);
+                r->matched = true; /* MPI_Cancel can no longer take it back */
+                r->next = failed;
+                failed = r;
+            }
+    mpcrt_spin_unlock(&m->lock);
+    /* Outside the lock, as every completion: the owner may run at once. */
+    for (mpcrt_request_t *r = failed, *next; r; r = next) {
+        next = r->next;
+        mpcrt_remote_fail_recv(r);
+    }
 }

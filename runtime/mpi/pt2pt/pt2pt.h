@@ -196,5 +196,12 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me);
 void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in);
 /* Moves a matched rendezvous message into recv and completes it (now, or when the fragments are in). */
 void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv);
+/* Peer `peer` of comm lives in a process a rail reported lost (false at once while none is). */
+bool mpcrt_remote_peer_lost(mpcrt_comm_t *comm, int peer);
+/* Completes recv with MPI_ERR_PROC_ABORTED: its sender's process is gone. */
+void mpcrt_remote_fail_recv(mpcrt_request_t *recv);
+/* Fails every receive posted in m from a rank of process proc (not MPI_ANY_SOURCE ones: another rank
+ * may still match them). */
+void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc);
 
 #endif

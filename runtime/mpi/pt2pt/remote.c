@@ -3,7 +3,9 @@
  * sender's memory, which the receiver reads with one copy (CMA) once it matched, then answers FIN. When the
  * rail cannot read remote memory, the receiver answers clear-to-send (CTS) and the sender pushes fragments.
  * Packets carry the destination rank, so whichever thread polls a rail matches them into the receiver's
- * queues on its behalf (collaborative polling, research/seed000 section 2.4). */
+ * queues on its behalf (collaborative polling, research/seed000 section 2.4). When a rail reports a peer
+ * process lost, every operation pending with it completes with MPI_ERR_PROC_ABORTED (peer_lost), and so
+ * does any operation started with it later. */
 #include "pt2pt.h"
 #include "../rails/rail.h"
 #include "../wireup/wireup.h"
@@ -36,7 +38,9 @@ typedef struct {
 #define HEADER_BYTES(pkt) ((pkt)->kind == PKT_EAGER ? EAGER_HEADER : sizeof(packet_t))
 
 /* A rendezvous send waiting for its FIN (or CTS). */
-typedef struct {
+typedef struct rndv_send {
+    struct rndv_send *next, *prev; /* in its peer's `tracked` list */
+    int proc;
     mpcrt_request_t *req; /* completed at FIN; NULL when already completed (buffered sends) */
     const char *data;     /* the packed bytes the receiver reads */
     void *owned;          /* packing buffer to free, if the user's data was not contiguous */
@@ -44,7 +48,9 @@ typedef struct {
 } rndv_send_t;
 
 /* A receive filled by fragments (CTS protocol). */
-typedef struct {
+typedef struct rndv_recv {
+    struct rndv_recv *next, *prev; /* in its peer's `tracked` list */
+    int proc;
     mpcrt_request_t *req;
     int source, tag;
     uint64_t sent, wanted, received;
@@ -63,7 +69,15 @@ typedef struct {
     pending_t *head, *tail;
 } outbox_t;
 
+/* Per peer process: the rendezvous waiting for it, so that they fail if it dies. */
+typedef struct {
+    _Atomic int lock;
+    rndv_send_t *sends;
+    rndv_recv_t *recvs;
+} tracked_t;
+
 static outbox_t *outboxes;
+static tracked_t *tracked;
 static _Atomic long pending_count;
 static int my_proc, ranks_per_proc;
 static size_t max_payload;
@@ -74,6 +88,11 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
 {
     outbox_t *box = &outboxes[proc];
     mpcrt_spin_lock(&box->lock);
+    if (mpcrt_rails_any_lost() && mpcrt_rails_lost(proc)) {
+        /* Gone: what this packet served has failed or will (peer_lost drops the outbox under this lock). */
+        mpcrt_spin_unlock(&box->lock);
+        return;
+    }
     /* Behind packets already waiting, to keep the order of this process's packets to proc. */
     if (!box->head && mpcrt_rails_send(proc, pkt, HEADER_BYTES(pkt), payload, payload_bytes) == 0) {
         mpcrt_spin_unlock(&box->lock);
@@ -127,6 +146,113 @@ static int drain_outboxes(void)
     return sent;
 }
 
+/* ------------------------------------------------------------------ peers that disappear */
+
+#define LINK(head, item)                                                                                     \
+    do {                                                                                                     \
+        (item)->prev = NULL;                                                                                 \
+        (item)->next = (head);                                                                               \
+        if (head)                                                                                            \
+            (head)->prev = (item);                                                                           \
+        (head) = (item);                                                                                     \
+    } while (0)
+#define UNLINK(head, item)                                                                                   \
+    do {                                                                                                     \
+        if ((item)->prev)                                                                                    \
+            (item)->prev->next = (item)->next;                                                               \
+        else                                                                                                 \
+            (head) = (item)->next;                                                                           \
+        if ((item)->next)                                                                                    \
+            (item)->next->prev = (item)->prev;                                                               \
+    } while (0)
+
+/* Records a rendezvous with r->proc; false (not recorded) when that process is already lost. The check is
+ * under the lock peer_lost takes after marking the process lost, so a rendezvous is either failed there or
+ * refused here. */
+static bool track_send(rndv_send_t *r)
+{
+    tracked_t *t = &tracked[r->proc];
+    mpcrt_spin_lock(&t->lock);
+    bool gone = mpcrt_rails_lost(r->proc);
+    if (!gone)
+        LINK(t->sends, r);
+    mpcrt_spin_unlock(&t->lock);
+    return !gone;
+}
+
+static bool track_recv(rndv_recv_t *f)
+{
+    tracked_t *t = &tracked[f->proc];
+    mpcrt_spin_lock(&t->lock);
+    bool gone = mpcrt_rails_lost(f->proc);
+    if (!gone)
+        LINK(t->recvs, f);
+    mpcrt_spin_unlock(&t->lock);
+    return !gone;
+}
+
+static void fail_request(mpcrt_request_t *req)
+{
+    req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
+    mpcrt_status_set_bytes(&req->status, 0);
+    mpcrt_request_complete(req);
+}
+
+void mpcrt_remote_fail_recv(mpcrt_request_t *recv)
+{
+    recv->status.MPI_SOURCE = recv->peer;
+    recv->status.MPI_TAG = recv->tag;
+    fail_request(recv);
+}
+
+bool mpcrt_remote_peer_lost(mpcrt_comm_t *comm, int peer)
+{
+    if (!mpcrt_rails_any_lost() || peer < 0 || !comm)
+        return false;
+    int world = mpcrt_comm_peer_group(comm)->world[peer];
+    return world >= 0 && !mpcrt_mpi_rank_state(world) && mpcrt_rails_lost(mpcrt_remote_proc_of(world));
+}
+
+/* A rail reports process proc lost (under its poll lock: whatever proc sent before was delivered). Its
+ * packets waiting in our outbox are dropped, and every operation pending with it fails: rendezvous sends
+ * waiting for its FIN, receives waiting for its fragments, and receives posted from one of its ranks. */
+static void peer_lost(int proc)
+{
+    outbox_t *box = &outboxes[proc];
+    mpcrt_spin_lock(&box->lock);
+    while (box->head) {
+        pending_t *p = box->head;
+        box->head = p->next;
+        free(p);
+        atomic_fetch_sub_explicit(&pending_count, 1, memory_order_relaxed);
+    }
+    box->tail = NULL;
+    mpcrt_spin_unlock(&box->lock);
+
+    tracked_t *t = &tracked[proc];
+    mpcrt_spin_lock(&t->lock);
+    rndv_send_t *sends = t->sends;
+    rndv_recv_t *recvs = t->recvs;
+    t->sends = NULL;
+    t->recvs = NULL;
+    mpcrt_spin_unlock(&t->lock);
+    for (rndv_send_t *r = sends, *next; r; r = next) {
+        next = r->next;
+        if (r->req)
+            fail_request(r->req);
+        free(r->owned);
+        free(r);
+    }
+    for (rndv_recv_t *f = recvs, *next; f; f = next) {
+        next = f->next;
+        mpcrt_remote_fail_recv(f->req);
+        free(f);
+    }
+    for (int i = 0; i < mpcrt_mpi_process.nranks; i++)
+        if (mpcrt_mpi_process.ranks[i].match)
+            mpcrt_match_fail_proc(mpcrt_mpi_process.ranks[i].match, proc);
+}
+
 /* ------------------------------------------------------------------ sender side */
 
 int mpcrt_remote_proc_of(int world_rank)
@@ -147,6 +273,11 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
                     .context = send->context,
                     .bytes = bytes};
     void *packed = NULL;
+    if (mpcrt_rails_any_lost() && mpcrt_rails_lost(proc)) {
+        send->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
+        mpcrt_request_complete(send);
+        return MPI_SUCCESS; /* the error is the request's, as for a send pending when the peer died */
+    }
     if (!contig && bytes) {
         if (!(packed = malloc(bytes)))
             return MPI_ERR_NO_MEM;
@@ -165,7 +296,7 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
         free(packed);
         return MPI_ERR_NO_MEM;
     }
-    *r = (rndv_send_t){send, data, packed, bytes};
+    *r = (rndv_send_t){.proc = proc, .req = send, .data = data, .owned = packed, .bytes = bytes};
     if (send->mode == MPCRT_SEND_BUFFERED) {
         /* The buffer must be free when the call returns: the receiver reads a copy. */
         if (!packed && bytes && !(r->owned = malloc(bytes))) {
@@ -179,14 +310,28 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
     pkt.kind = PKT_RTS;
     pkt.sreq = (uint64_t)(uintptr_t)r;
     pkt.offset = (uint64_t)(uintptr_t)r->data;
-    out(proc, &pkt, NULL, 0);
-    if (send->mode == MPCRT_SEND_BUFFERED)
+    bool buffered = send->mode == MPCRT_SEND_BUFFERED;
+    if (!track_send(r)) {
+        free(r->owned);
+        free(r);
+        if (buffered)
+            mpcrt_request_complete(send);
+        else
+            fail_request(send);
+        return MPI_SUCCESS;
+    }
+    out(proc, &pkt, NULL, 0); /* r may be gone once this returns (FIN, or the peer lost) */
+    if (buffered)
         mpcrt_request_complete(send);
     return MPI_SUCCESS;
 }
 
 static void finish_rndv_send(rndv_send_t *r)
 {
+    tracked_t *t = &tracked[r->proc];
+    mpcrt_spin_lock(&t->lock);
+    UNLINK(t->sends, r);
+    mpcrt_spin_unlock(&t->lock);
     if (r->req)
         mpcrt_request_complete(r->req);
     free(r->owned);
@@ -215,6 +360,10 @@ void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
     MPI_Count capacity = recv->count * recv->datatype->size;
     uint64_t n = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
     packet_t reply = {.dst_world = -1, .src_proc = my_proc, .sreq = rts->sreq};
+    if (mpcrt_rails_any_lost() && mpcrt_rails_lost(rts->proc)) {
+        mpcrt_remote_fail_recv(recv); /* its data went with it */
+        return;
+    }
     if (n > 0) {
         bool contig = mpcrt_datatype_is_contiguous(recv->datatype);
         void *temp = contig ? NULL : malloc(n);
@@ -230,7 +379,17 @@ void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
                 fprintf(stderr, "mpcrt: out of memory receiving a message from process %d\n", rts->proc);
                 abort();
             }
-            *f = (rndv_recv_t){recv, rts->source, rts->tag, rts->bytes, n, 0};
+            *f = (rndv_recv_t){.proc = rts->proc,
+                               .req = recv,
+                               .source = rts->source,
+                               .tag = rts->tag,
+                               .sent = rts->bytes,
+                               .wanted = n};
+            if (!track_recv(f)) {
+                free(f);
+                mpcrt_remote_fail_recv(recv);
+                return;
+            }
             reply.kind = PKT_CTS;
             reply.rreq = (uint64_t)(uintptr_t)f;
             reply.bytes = n;
@@ -251,6 +410,10 @@ static void take_fragment(const packet_t *frag, const char *data)
                           (MPI_Count)frag->bytes, data);
     f->received += frag->bytes;
     if (f->received == f->wanted) {
+        tracked_t *t = &tracked[f->proc];
+        mpcrt_spin_lock(&t->lock);
+        UNLINK(t->recvs, f);
+        mpcrt_spin_unlock(&t->lock);
         mpcrt_pt2pt_finish_recv(recv, f->source, f->tag, (MPI_Count)f->sent, (MPI_Count)f->wanted);
         free(f);
     }
@@ -269,6 +432,8 @@ static void deliver(const void *packet, size_t bytes)
         memcpy(&pkt, packet, sizeof pkt);
     }
     const char *payload = (const char *)packet + HEADER_BYTES(&pkt);
+    if (pkt.kind >= PKT_FIN && mpcrt_rails_any_lost() && mpcrt_rails_lost(pkt.src_proc))
+        return; /* about a rendezvous that failed with its peer */
     switch (pkt.kind) {
     case PKT_EAGER:
     case PKT_RTS: {
@@ -337,8 +502,10 @@ int mpcrt_remote_init(void)
     my_proc = mpcrt_wireup_proc();
     ranks_per_proc = mpcrt_job_local_ranks();
     outboxes = calloc((size_t)mpcrt_wireup_num_procs(), sizeof *outboxes);
-    if (!outboxes)
+    tracked = calloc((size_t)mpcrt_wireup_num_procs(), sizeof *tracked);
+    if (!outboxes || !tracked)
         return -ENOMEM;
+    mpcrt_rails_on_lost(peer_lost);
     int rc = mpcrt_rails_init();
     if (rc)
         return rc;

@@ -5,6 +5,7 @@
 #ifndef MPCRT_MPI_RAILS_RAIL_H
 #define MPCRT_MPI_RAILS_RAIL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,11 @@ struct mpcrt_rail_ops {
     void (*close)(void);
     /* Largest packet (header + payload) a send takes, once open. */
     size_t (*max_packet)(void);
+    /* Looks for peers that died without a word (a rail with no connection to lose: shm) and reports them
+     * by mpcrt_rails_report_lost, under the same one-poller-at-a-time lock as poll, after handing what
+     * they sent before dying to deliver. NULL if the rail sees a death by itself (tcp: a connection's
+     * end). Called a few times a second at most. */
+    void (*watch)(mpcrt_rail_deliver_fn deliver);
 };
 
 extern const struct mpcrt_rail_ops mpcrt_rail_shm;
@@ -50,5 +56,22 @@ int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const vo
 int mpcrt_rails_poll(mpcrt_rail_deliver_fn deliver);
 int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes);
 void mpcrt_rails_close(void);
+
+/* ------------------------------------------------------------------ peers that disappear */
+
+/* Called once per peer process that died (its connection ended, its pid is gone) by a rail, from inside its
+ * poll (under its poll lock: every packet the peer sent before on that rail was delivered already). */
+typedef void (*mpcrt_rail_lost_fn)(int proc);
+/* A rail reports process `proc` lost; the first report calls the handler the protocol layer set. */
+void mpcrt_rails_report_lost(int proc);
+void mpcrt_rails_on_lost(mpcrt_rail_lost_fn handler);
+/* Process `proc` was reported lost (false before the report: operations with it proceed normally). */
+bool mpcrt_rails_lost(int proc);
+/* Some process was reported lost: the cheap test before mpcrt_rails_lost on paths every message takes. */
+extern _Atomic bool mpcrt_rails_lost_flag;
+static inline bool mpcrt_rails_any_lost(void)
+{
+    return atomic_load_explicit(&mpcrt_rails_lost_flag, memory_order_relaxed);
+}
 
 #endif

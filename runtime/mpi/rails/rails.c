@@ -5,9 +5,11 @@
 #include "../wireup/wireup.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct mpcrt_rail_ops *const known[] = {&mpcrt_rail_shm, &mpcrt_rail_tcp};
 enum { NKNOWN = sizeof known / sizeof known[0], CARD_BYTES = 512 };
@@ -17,6 +19,15 @@ static int nopened;
 static const struct mpcrt_rail_ops **route; /* by process; NULL for this process */
 static size_t max_packet;
 static bool ready;
+/* Peers that died (rails report them); mpcrt_rails_lost_flag is what paths every message takes look at. */
+static _Atomic bool *lost;
+_Atomic bool mpcrt_rails_lost_flag;
+static mpcrt_rail_lost_fn lost_handler;
+/* Rails that watch their peers (shm) do it every WATCH_NS at most, looked at every WATCH_POLLS polls. */
+enum { WATCH_POLLS = 1024 };
+#define WATCH_NS 100000000LL
+static __thread unsigned polls_since_watch;
+static _Atomic long long last_watch_ns;
 
 static const struct mpcrt_rail_ops *find(const char *name, size_t len)
 {
@@ -33,7 +44,8 @@ int mpcrt_rails_init(void)
     if (strcmp(list, "auto") == 0) /* every process reads the same job size, so all choose alike */
         list = mpcrt_wireup_num_nodes() > 1 ? "shm,tcp" : "shm";
     route = calloc((size_t)nprocs, sizeof *route);
-    if (!route)
+    lost = calloc((size_t)nprocs, sizeof *lost);
+    if (!route || !lost)
         return -ENOMEM;
     for (const char *p = list; *p;) {
         size_t len = strcspn(p, ",");
@@ -102,12 +114,54 @@ int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const vo
     return route[proc]->send(proc, header, header_bytes, payload, payload_bytes);
 }
 
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* A peer that dies leaves no packet behind: rails without connections look for it now and then. */
+static void watch_peers(mpcrt_rail_deliver_fn deliver)
+{
+    long long now = now_ns(), last = atomic_load_explicit(&last_watch_ns, memory_order_relaxed);
+    if (now - last < WATCH_NS || !atomic_compare_exchange_strong_explicit(
+                                     &last_watch_ns, &last, now, memory_order_relaxed, memory_order_relaxed))
+        return;
+    for (int i = 0; i < nopened; i++)
+        if (opened[i]->watch)
+            opened[i]->watch(deliver);
+}
+
 int mpcrt_rails_poll(mpcrt_rail_deliver_fn deliver)
 {
     int handled = 0;
     for (int i = 0; i < nopened; i++)
         handled += opened[i]->poll(deliver);
+    /* Per thread (no shared line on the hot path): the clock is read once per WATCH_POLLS polls. */
+    if (++polls_since_watch % WATCH_POLLS == 0)
+        watch_peers(deliver);
     return handled;
+}
+
+void mpcrt_rails_report_lost(int proc)
+{
+    if (!lost || proc < 0 || proc >= mpcrt_wireup_num_procs() || proc == mpcrt_wireup_proc() ||
+        atomic_exchange(&lost[proc], true))
+        return;
+    atomic_store(&mpcrt_rails_lost_flag, true);
+    if (lost_handler)
+        lost_handler(proc);
+}
+
+void mpcrt_rails_on_lost(mpcrt_rail_lost_fn handler)
+{
+    lost_handler = handler;
+}
+
+bool mpcrt_rails_lost(int proc)
+{
+    return lost && atomic_load(&lost[proc]);
 }
 
 int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes)

@@ -2,7 +2,8 @@
  * bounded multi-producer queue of fixed-size cells (Vyukov's sequence-numbered ring: producers claim a cell
  * with one CAS, the single consumer needs no atomic read-modify-write). Segments are created 0600, mapped by
  * every local peer during start-up and unlinked as soon as all have them, so nothing outlives the job even
- * when it is killed. Rendezvous data moves by process_vm_readv (CMA): one copy, by the receiver. */
+ * when it is killed. Rendezvous data moves by process_vm_readv (CMA): one copy, by the receiver. A peer
+ * that dies is seen through a pidfd of its process (watch), since nothing in shared memory tells. */
 #define _GNU_SOURCE
 #include "../rail.h"
 #include "../../../threads/config.h"
@@ -10,12 +11,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -43,6 +46,7 @@ typedef struct {
     segment_t *seg; /* NULL: not reachable through this rail */
     size_t map_bytes;
     pid_t pid;
+    int pidfd; /* readable once the peer's process has ended; -1: not watched (or already reported) */
 } peer_t;
 
 static segment_t *mine;
@@ -129,6 +133,8 @@ static int shm_open_rail(int my_proc, int num_procs, char *card, size_t card_siz
     if (!peers)
         return -ENOMEM;
     num_peers = num_procs;
+    for (int p = 0; p < num_procs; p++)
+        peers[p].pidfd = -1;
     snprintf(card, card_size, "%s;%s;%d", my_host, mine_name, (int)getpid());
     return 0;
 }
@@ -164,7 +170,10 @@ static int shm_connect(int proc, const char *card)
         munmap(seg, (size_t)st.st_size);
         return -EINVAL;
     }
-    peers[proc] = (peer_t){seg, (size_t)st.st_size, pid};
+    /* The peer is alive (it published its card and waits in the fence), so this pid is its process. No
+     * pidfd (old kernel, another pid namespace): its death is then the launcher's to see. */
+    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+    peers[proc] = (peer_t){seg, (size_t)st.st_size, pid, pidfd < 0 ? -1 : pidfd};
     return 0;
 }
 
@@ -210,6 +219,8 @@ static int shm_send(int proc, const void *header, size_t header_bytes, const voi
     return 0;
 }
 
+static int drain_locked(mpcrt_rail_deliver_fn deliver);
+
 static int shm_poll(mpcrt_rail_deliver_fn deliver)
 {
     if (!mine)
@@ -222,9 +233,17 @@ static int shm_poll(mpcrt_rail_deliver_fn deliver)
      * non-overtaking order; other threads go on with other work. */
     if (atomic_exchange_explicit(&poll_lock, 1, memory_order_acquire))
         return 0;
+    int handled = drain_locked(deliver);
+    atomic_store_explicit(&poll_lock, 0, memory_order_release);
+    return handled;
+}
+
+/* Hands every packet in our queue to deliver (poll lock held). */
+static int drain_locked(mpcrt_rail_deliver_fn deliver)
+{
     int handled = 0;
     for (;;) {
-        pos = atomic_load_explicit(&mine->head, memory_order_relaxed);
+        uint64_t pos = atomic_load_explicit(&mine->head, memory_order_relaxed);
         cell_t *cell = cell_at(mine, pos);
         /* acquire: pairs with the producer's release of the filled cell. */
         if (atomic_load_explicit(&cell->seq, memory_order_acquire) != pos + 1)
@@ -235,8 +254,37 @@ static int shm_poll(mpcrt_rail_deliver_fn deliver)
         atomic_store_explicit(&cell->seq, pos + mine->ncells, memory_order_release);
         handled++;
     }
-    atomic_store_explicit(&poll_lock, 0, memory_order_release);
     return handled;
+}
+
+static void shm_watch(mpcrt_rail_deliver_fn deliver)
+{
+    if (!peers || atomic_exchange_explicit(&poll_lock, 1, memory_order_acquire))
+        return; /* someone polls: the next watch will look */
+    struct pollfd fds[64];
+    int procs[64];
+    for (int first = 0; first < num_peers;) {
+        int n = 0, p = first;
+        for (; p < num_peers && n < 64; p++)
+            if (peers[p].pidfd >= 0) {
+                fds[n] = (struct pollfd){peers[p].pidfd, POLLIN, 0};
+                procs[n++] = p;
+            }
+        first = p;
+        if (n == 0 || poll(fds, (nfds_t)n, 0) <= 0)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+                drain_locked(deliver);
+                /* Packets it wrote before dying are still in our queue: hand them over first, so that
+                 * what it completed (a FIN, an eager message) is not failed. The handler runs under
+                 * the poll lock, like a delivery. */
+                close(peers[procs[i]].pidfd);
+                peers[procs[i]].pidfd = -1;
+                mpcrt_rails_report_lost(procs[i]);
+            }
+    }
+    atomic_store_explicit(&poll_lock, 0, memory_order_release);
 }
 
 static int shm_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes)
@@ -277,9 +325,12 @@ static size_t shm_max_packet(void)
 static void shm_close(void)
 {
     shm_connected();
-    for (int p = 0; peers && p < num_peers; p++)
+    for (int p = 0; peers && p < num_peers; p++) {
         if (peers[p].seg)
             munmap(peers[p].seg, peers[p].map_bytes);
+        if (peers[p].pidfd >= 0)
+            close(peers[p].pidfd);
+    }
     free(peers);
     peers = NULL;
     if (mine)
@@ -297,4 +348,5 @@ const struct mpcrt_rail_ops mpcrt_rail_shm = {
     .get = shm_get,
     .close = shm_close,
     .max_packet = shm_max_packet,
+    .watch = shm_watch,
 };

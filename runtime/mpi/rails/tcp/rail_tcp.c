@@ -1,5 +1,6 @@
 /* The tcp rail: processes anywhere. One connection per pair of processes, made at start-up (the higher
- * process connects to the lower, which accepts), length-prefixed packets on non-blocking sockets. Each
+ * process connects to the lower, which accepts), length-prefixed packets on non-blocking sockets. A
+ * connection that ends reports its peer lost (mpcrt_rails_report_lost). Each
  * process's card carries its address and a random secret; a connection must open with the secret of the
  * process it reaches (only the job's members can read cards, through PMIx), so a connection without it is
  * refused and logged, as is any connection once the job is connected. The listener binds only to the
@@ -256,6 +257,8 @@ static int tcp_send(int proc, const void *header, size_t header_bytes, const voi
                     size_t payload_bytes)
 {
     peer_t *p = &peers[proc];
+    if (p->fd < 0)
+        return -EPIPE; /* its connection ended: the protocol layer drops what is for it */
     if (p->out && flush_partial(p) != 0)
         return -EAGAIN;
     uint32_t len = (uint32_t)(header_bytes + payload_bytes);
@@ -291,10 +294,12 @@ static int tcp_send(int proc, const void *header, size_t header_bytes, const voi
     return 0;
 }
 
-/* Reads what a connection has and hands every complete packet to deliver. */
-static int drain(peer_t *p, mpcrt_rail_deliver_fn deliver)
+/* Reads what a connection has and hands every complete packet to deliver; *ended when the peer closed it
+ * or it broke (every complete packet before that was delivered). */
+static int drain(peer_t *p, mpcrt_rail_deliver_fn deliver, bool *ended)
 {
     int handled = 0;
+    *ended = false;
     for (;;) {
         if (p->in_cap - p->in_len < 16384) {
             size_t cap = p->in_cap ? p->in_cap * 2 : 65536 + MAX_PACKET;
@@ -305,8 +310,14 @@ static int drain(peer_t *p, mpcrt_rail_deliver_fn deliver)
             p->in_cap = cap;
         }
         ssize_t n = recv(p->fd, p->in + p->in_len, p->in_cap - p->in_len, MSG_DONTWAIT);
-        if (n <= 0)
-            break; /* EAGAIN; a closed peer is the launcher's to report */
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            /* 0: the peer's end closed (it exited: a live process closes only after MPI_Finalize, when
+             * nothing is pending with it any more); ECONNRESET and the like: it died. */
+            *ended = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+            break;
+        }
         p->in_len += (size_t)n;
         size_t at = 0;
         while (p->in_len - at >= sizeof(uint32_t)) {
@@ -339,8 +350,15 @@ static int tcp_poll(mpcrt_rail_deliver_fn deliver)
         for (int i = 0, p = 0; p < num_procs; p++) {
             if (peers[p].fd < 0)
                 continue;
-            if (pfds[i++].revents & POLLIN)
-                handled += drain(&peers[p], deliver);
+            if (!(pfds[i++].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            bool ended;
+            handled += drain(&peers[p], deliver, &ended);
+            if (ended) {
+                close(peers[p].fd);
+                peers[p].fd = -1; /* sends to it fail from now on, and it is polled no more */
+                mpcrt_rails_report_lost(p);
+            }
         }
         if (connected_all && listen_fd >= 0 && (pfds[n - 1].revents & POLLIN)) {
             int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
