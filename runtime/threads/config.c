@@ -32,6 +32,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                        "virtual processors (kernel threads) to start; 0 = one per core given to the process"},
     [MPCRT_CFG_WAIT_POLICY] = {"MPCRT_WAIT_POLICY", CFG_STRING, "passive",
                                "idle VPs: 'active' spins forever, 'passive' backs off then sleeps in the kernel"},
+    [MPCRT_CFG_COLLAB_POLL] = {"MPCRT_COLLAB_POLL", CFG_BOOL, "1",
+                               "collaborative polling: idle VPs and every waiter progress for all ranks (0: "
+                               "each rank progresses its own messages in its waits only, for comparison)"},
     [MPCRT_CFG_RANK_STACK] = {"MPCRT_RANK_STACK", CFG_SIZE, "8M",
                               "stack size of rank ULTs (suffix K, M, G); only touched pages use memory"},
     [MPCRT_CFG_ULT_STACK] = {"MPCRT_ULT_STACK", CFG_SIZE, "256K",

@@ -43,6 +43,7 @@ static int start(bool here)
         nvps = ncores;
     mpcrt_sched.nvps = (int)nvps;
     mpcrt_sched.passive = strcmp(mpcrt_config_str(MPCRT_CFG_WAIT_POLICY), "active") != 0;
+    mpcrt_sched.collab_poll = mpcrt_config_int(MPCRT_CFG_COLLAB_POLL) != 0;
     mpcrt_sched.spin_max = (unsigned)mpcrt_config_int(MPCRT_CFG_SPIN_ROUNDS);
     mpcrt_sched.rank_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_RANK_STACK);
     mpcrt_sched.ult_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_ULT_STACK);

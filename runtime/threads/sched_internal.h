@@ -123,6 +123,7 @@ typedef struct {
     int nvps;
     mpcrt_vp_t *vps;
     bool passive;
+    bool collab_poll; /* MPCRT_COLLAB_POLL: idle VPs run the progress hooks, waiters may park */
     unsigned spin_max;
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;

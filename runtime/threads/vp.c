@@ -81,7 +81,8 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
             idle_rounds = 0;
             continue;
         }
-        int events = mpcrt_sched_progress();
+        /* Collaborative polling: an idle VP progresses on everyone's behalf (unless measuring without). */
+        int events = mpcrt_sched.collab_poll ? mpcrt_sched_progress() : 0;
         events += mpcrt_run_hooks(mpcrt_sched.idle, &mpcrt_sched.nidle);
         if (events) {
             idle_rounds = 0;

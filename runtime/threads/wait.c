@@ -103,6 +103,14 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         mpcrt_cpu_relax();
     }
     mpcrt_vp_set_free(vp, 0);
+    if (!mpcrt_sched.collab_poll && atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed)) {
+        /* Without collaborative polling nobody else progresses for this waiter: it must not park. */
+        while (!pred(arg)) {
+            mpcrt_sched_progress();
+            mpcrt_yield();
+        }
+        return;
+    }
     /* A spin cut short keeps its budget whatever the park lasts (adapt_spin): no need to time it, and the
      * two time-stamp reads cost a tenth of a hop between two ranks of one core. */
     uint64_t parked_at = cut_short ? 0 : __builtin_ia32_rdtsc();

@@ -9,8 +9,10 @@
 #include "pt2pt.h"
 #include "../rails/rail.h"
 #include "../wireup/wireup.h"
+#include "../../threads/config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,24 @@ typedef struct {
 
 static outbox_t *outboxes;
 static tracked_t *tracked;
+
+/* MPCRT_COLLAB_POLL=0 (for measuring what collaborative polling brings): a message is matched only by a
+ * ULT of the rank it is for. Whoever polls a rail queues the messages (eager, RTS) here, by local rank; each
+ * rank takes its own in its waits. Replies (FIN, CTS, fragments) are still handled by whoever polls. */
+typedef struct deferred {
+    struct deferred *next;
+    size_t bytes;
+    char packet[];
+} deferred_t;
+
+typedef struct {
+    _Atomic int lock, busy; /* busy: the rank is handling a batch (keeps arrival order) */
+    deferred_t *head, *tail;
+} owner_queue_t;
+
+static bool collab = true;
+static owner_queue_t *owner_queues; /* by local rank, only when !collab */
+static int first_local_rank, nlocal_ranks;
 static _Atomic long pending_count;
 static int my_proc, ranks_per_proc;
 static size_t max_payload;
@@ -419,7 +439,70 @@ static void take_fragment(const packet_t *frag, const char *data)
     }
 }
 
+static void deliver_now(const void *packet, size_t bytes);
+
+static void defer(int dst_world, const void *packet, size_t bytes)
+{
+    int local = dst_world - first_local_rank;
+    deferred_t *d = (unsigned)local < (unsigned)nlocal_ranks ? malloc(sizeof *d + bytes) : NULL;
+    if (!d) {
+        deliver_now(packet, bytes); /* not ours to route (deliver_now reports it), or no memory */
+        return;
+    }
+    d->next = NULL;
+    d->bytes = bytes;
+    memcpy(d->packet, packet, bytes);
+    owner_queue_t *q = &owner_queues[local];
+    mpcrt_spin_lock(&q->lock);
+    if (q->tail)
+        q->tail->next = d;
+    else
+        q->head = d;
+    q->tail = d;
+    mpcrt_spin_unlock(&q->lock);
+}
+
+/* The calling rank handles the messages queued for it, in arrival order. */
+static int take_own(void)
+{
+    int local = mpcrt_self_rank() - first_local_rank;
+    if ((unsigned)local >= (unsigned)nlocal_ranks)
+        return 0;
+    owner_queue_t *q = &owner_queues[local];
+    if (!q->head || atomic_exchange_explicit(&q->busy, 1, memory_order_acquire))
+        return 0;
+    int handled = 0;
+    for (;;) {
+        mpcrt_spin_lock(&q->lock);
+        deferred_t *batch = q->head;
+        q->head = q->tail = NULL;
+        mpcrt_spin_unlock(&q->lock);
+        if (!batch)
+            break;
+        for (deferred_t *d = batch, *next; d; d = next) {
+            next = d->next;
+            deliver_now(d->packet, d->bytes);
+            free(d);
+            handled++;
+        }
+    }
+    atomic_store_explicit(&q->busy, 0, memory_order_release);
+    return handled;
+}
+
 static void deliver(const void *packet, size_t bytes)
+{
+    uint8_t kind = *(const uint8_t *)packet;
+    if (!collab && (kind == PKT_EAGER || kind == PKT_RTS)) {
+        int32_t dst_world;
+        memcpy(&dst_world, (const char *)packet + offsetof(packet_t, dst_world), sizeof dst_world);
+        defer(dst_world, packet, bytes);
+        return;
+    }
+    deliver_now(packet, bytes);
+}
+
+static void deliver_now(const void *packet, size_t bytes)
 {
     packet_t pkt;
     /* Cells keep no alignment promise for the header's fields: copy them out. */
@@ -475,6 +558,8 @@ static int progress(void *arg)
     int events = mpcrt_rails_poll(deliver);
     if (atomic_load_explicit(&pending_count, memory_order_relaxed))
         events += drain_outboxes();
+    if (!collab)
+        events += take_own();
     return events;
 }
 
@@ -506,6 +591,11 @@ int mpcrt_remote_init(void)
     if (!outboxes || !tracked)
         return -ENOMEM;
     mpcrt_rails_on_lost(peer_lost);
+    collab = mpcrt_config_int(MPCRT_CFG_COLLAB_POLL) != 0;
+    first_local_rank = mpcrt_job_first_rank();
+    nlocal_ranks = mpcrt_job_local_ranks();
+    if (!collab && !(owner_queues = calloc((size_t)nlocal_ranks, sizeof *owner_queues)))
+        return -ENOMEM;
     int rc = mpcrt_rails_init();
     if (rc)
         return rc;
