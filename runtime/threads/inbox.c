@@ -35,7 +35,14 @@ void mpcrt_vp_notify(mpcrt_vp_t *vp)
     /* Dekker with the VP, which stores `sleeping` then re-checks its inbox (both seq_cst): our push and
      * this read-modify-write are seq_cst too, so either the VP sees the push or we see it sleeping. An
      * RMW rather than a fence because ThreadSanitizer does not model fences. */
-    if (atomic_fetch_or_explicit(&vp->sleeping, 0, memory_order_seq_cst)) {
+    int sleeping = atomic_fetch_or_explicit(&vp->sleeping, 0, memory_order_seq_cst);
+    if (sleeping == 2) {
+        /* Asleep on the doorbell (mpcrt_sched_set_doorbell); if it was just removed, the VP's timeout
+         * wakes it. */
+        _Atomic uint32_t *bell = atomic_load_explicit(&mpcrt_sched.bell, memory_order_acquire);
+        if (bell)
+            mpcrt_doorbell_ring(bell);
+    } else if (sleeping) {
         atomic_fetch_add_explicit(&vp->wake_seq, 1, memory_order_release);
         mpcrt_futex_wake(&vp->wake_seq, 1);
     }

@@ -216,6 +216,16 @@ void mpcrt_once(mpcrt_once_t *once, void (*fn)(void));
 typedef int (*mpcrt_progress_fn)(void *arg);
 int mpcrt_sched_add_progress_hook(mpcrt_progress_fn fn, void *arg);
 int mpcrt_sched_add_idle_hook(mpcrt_progress_fn fn, void *arg);
+
+/* A doorbell for the work progress hooks find (a rail's incoming queue): a futex word, which may live in
+ * memory shared with other processes, and a count of the VPs asleep on it. An idle VP about to sleep in the
+ * kernel counts itself in *sleepers, runs the progress hooks once more and sleeps on *bell (not only on
+ * its own word) with its usual timeout; whoever brings work for this process (another process, after
+ * publishing a packet) rings it when *sleepers is not 0, so the VP wakes at once instead of at the end of
+ * its back-off. Local wake-ups ring it too. NULL, NULL: none (VPs still asleep on it wake by timeout). */
+void mpcrt_sched_set_doorbell(_Atomic uint32_t *bell, _Atomic uint32_t *sleepers);
+/* Rings a doorbell (of this process or, in shared memory, of another): wakes every VP asleep on it. */
+void mpcrt_doorbell_ring(_Atomic uint32_t *bell);
 /* Run the progress hooks once from the calling context; returns the events handled. */
 int mpcrt_sched_progress(void);
 

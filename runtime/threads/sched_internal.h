@@ -124,6 +124,7 @@ typedef struct {
     mpcrt_vp_t *vps;
     bool passive;
     bool collab_poll; /* MPCRT_COLLAB_POLL: idle VPs run the progress hooks, waiters may park */
+    _Atomic(_Atomic uint32_t *) bell, sleepers; /* mpcrt_sched_set_doorbell */
     unsigned spin_max;
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;
@@ -173,6 +174,9 @@ int mpcrt_run_hooks(hook_t *hooks, _Atomic int *count);
 /* futex.c */
 void mpcrt_futex_wait(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
 void mpcrt_futex_wake(_Atomic uint32_t *word, int count);
+/* The same on a word that other processes may wait on or wake (shared memory). */
+void mpcrt_futex_wait_shared(_Atomic uint32_t *word, uint32_t expected, long timeout_ns);
+void mpcrt_futex_wake_shared(_Atomic uint32_t *word, int count);
 
 static inline void mpcrt_cpu_relax(void)
 {

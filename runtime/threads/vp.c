@@ -43,11 +43,23 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
         sched_yield();
         return;
     }
-    uint32_t seq = atomic_load_explicit(&vp->wake_seq, memory_order_acquire);
-    atomic_store(&vp->sleeping, 1); /* seq_cst: Dekker pair with mpcrt_vp_notify */
+    /* With a doorbell (and timed: hooks may find work) the VP sleeps on it: a peer process that queues a
+     * packet for us rings it. Its `sleeping` is then 2, so that local wake-ups ring it as well. */
+    _Atomic uint32_t *bell = timed ? atomic_load_explicit(&mpcrt_sched.bell, memory_order_acquire) : NULL;
+    _Atomic uint32_t *sleepers = bell ? atomic_load(&mpcrt_sched.sleepers) : NULL;
+    if (!sleepers)
+        bell = NULL;
+    _Atomic uint32_t *word = bell ? bell : &vp->wake_seq;
+    uint32_t seq = atomic_load_explicit(word, memory_order_acquire);
+    atomic_store(&vp->sleeping, bell ? 2 : 1); /* seq_cst: Dekker pair with mpcrt_vp_notify */
+    /* Counted before the last look at the hooks (seq_cst RMW): a peer that published a packet after that
+     * look sees the count and rings. */
+    if (bell)
+        atomic_fetch_add(sleepers, 1);
     /* done is re-checked once `sleeping` is published: whoever makes it true and then notifies the VP
      * (mpcrt_waiter_wake) either sees it sleeping or is seen here. */
-    if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop) && !(done && done(arg))) {
+    if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop) && !(done && done(arg)) &&
+        !(bell && mpcrt_sched.collab_poll && mpcrt_sched_progress() > 0)) {
         long timeout = 0;
         if (timed) {
             /* Grows with the idle time: parked predicates of a long wait are re-checked less often. */
@@ -56,8 +68,13 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
                 timeout = LONG_SLEEP_NS;
         }
         vp->stats.futex_sleeps++;
-        mpcrt_futex_wait(&vp->wake_seq, seq, timeout);
+        if (bell)
+            mpcrt_futex_wait_shared(bell, seq, timeout);
+        else
+            mpcrt_futex_wait(&vp->wake_seq, seq, timeout);
     }
+    if (bell)
+        atomic_fetch_sub(sleepers, 1);
     atomic_store_explicit(&vp->sleeping, 0, memory_order_relaxed);
 }
 
@@ -152,6 +169,9 @@ void mpcrt_vp_stop(mpcrt_vp_t *vp)
     /* Wake it even if it is between its checks and the futex: the sequence change makes the wait fail. */
     atomic_fetch_add(&vp->wake_seq, 1);
     mpcrt_futex_wake(&vp->wake_seq, 1);
+    _Atomic uint32_t *bell = atomic_load(&mpcrt_sched.bell);
+    if (bell)
+        mpcrt_doorbell_ring(bell);
     static join_fn join;
     if (!join)
         join = (join_fn)dlsym(RTLD_DEFAULT, "pthread_join");

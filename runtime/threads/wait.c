@@ -104,10 +104,15 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
     }
     mpcrt_vp_set_free(vp, 0);
     if (!mpcrt_sched.collab_poll && atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed)) {
-        /* Without collaborative polling nobody else progresses for this waiter: it must not park. */
+        /* Without collaborative polling nobody else progresses for this waiter: it must not park. It
+         * lets the other ULTs of its VP run, and the kernel threads sharing its core when there are none
+         * (under SCHED_FIFO, another VP on this core would otherwise never run again). */
         while (!pred(arg)) {
             mpcrt_sched_progress();
-            mpcrt_yield();
+            if (vp->rq.count || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+                mpcrt_yield();
+            else
+                sched_yield();
         }
         return;
     }

@@ -8,6 +8,7 @@
 #include "../rail.h"
 #include "../../../threads/config.h"
 #include "../../wireup/wireup.h"
+#include "../../../threads/sched.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,10 @@ typedef struct {
     uint32_t ncells, cell_size;
     _Alignas(CACHE_LINE) _Atomic uint64_t tail; /* next position producers claim */
     _Alignas(CACHE_LINE) _Atomic uint64_t head; /* next position the consumer reads (consumer only) */
+    /* The owner's doorbell (mpcrt_sched_set_doorbell): its idle VPs count themselves in `sleepers` and
+     * sleep on `bell`; a producer that finds sleepers after publishing a cell rings it. */
+    _Alignas(CACHE_LINE) _Atomic uint32_t bell;
+    _Atomic uint32_t sleepers;
     _Alignas(CACHE_LINE) char cells[];
 } segment_t;
 
@@ -129,6 +134,7 @@ static int shm_open_rail(int my_proc, int num_procs, char *card, size_t card_siz
     /* release: a peer that sees the magic (after the fence) sees the initialized cells. */
     atomic_thread_fence(memory_order_release);
     mine->magic = SEG_MAGIC;
+    mpcrt_sched_set_doorbell(&mine->bell, &mine->sleepers);
     peers = calloc((size_t)num_procs, sizeof *peers);
     if (!peers)
         return -ENOMEM;
@@ -216,6 +222,12 @@ static int shm_send(int proc, const void *header, size_t header_bytes, const voi
     cell->bytes = (uint32_t)(header_bytes + payload_bytes);
     /* release: the consumer that sees seq == pos + 1 sees the packet. */
     atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
+    /* The owner's VPs may be asleep in the kernel: ring. No fence between the store above and this load
+     * (the latency path): in the rare case that the owner counted itself and looked at the queue while
+     * our store was still in this core's store buffer, it sleeps until its back-off timeout, as it would
+     * without a doorbell. */
+    if (atomic_load_explicit(&seg->sleepers, memory_order_relaxed))
+        mpcrt_doorbell_ring(&seg->bell);
     return 0;
 }
 
@@ -333,8 +345,9 @@ static void shm_close(void)
     }
     free(peers);
     peers = NULL;
-    if (mine)
-        munmap(mine, mine_bytes);
+    /* Our segment stays mapped: an idle VP may still be asleep on its doorbell (it wakes by timeout) and
+     * count itself out of `sleepers` afterwards. The name is gone, so the memory goes with the process. */
+    mpcrt_sched_set_doorbell(NULL, NULL);
     mine = NULL;
 }
 
