@@ -68,6 +68,13 @@ procs_check)
         n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
         [ "$(oks)" -eq "$n" ] || fail "'mpcrun $args': every one of $n ranks must pass its checks"
     done
+    # Without collaborative polling (bench/mpi/collab's baseline) each rank matches its own messages.
+    for args in "-n 8 -p 2" "-n 3 --mode=process"; do
+        # shellcheck disable=SC2086
+        MPCRT_COLLAB_POLL=0 run 0 "$bin/mpcrun" $args "$progs/procs_check"
+        n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
+        [ "$(oks)" -eq "$n" ] || fail "MPCRT_COLLAB_POLL=0 'mpcrun $args': every rank must pass its checks"
+    done
     ;;
 procs_comms)
     # Constructors across processes (intercommunicators, create_group, idup, topologies) and non-blocking
