@@ -208,20 +208,14 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
 {
     mpcrt_ult_t *self = vp->current;
-    mpcrt_ult_t *next;
-    if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY && !vp->polls) {
-        /* A yield with nothing parked: the ULTs woken meanwhile go first (a waiter yields to the peer it
-         * just poked, see mpcrt_wait_until), and no sweep is due. */
+    bool yielding = atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY;
+    if (yielding) {
+        /* Behind the ULTs woken meanwhile: a waiter yields to the peer it just poked (mpcrt_wait_until). */
         take_wakeups(vp);
         mpcrt_rq_push(&vp->rq, self);
-        next = mpcrt_rq_pop(&vp->rq);
-    } else {
-        if (atomic_load_explicit(&self->state, memory_order_relaxed) == ULT_READY) {
-            take_wakeups(vp); /* as above: behind the ULTs woken meanwhile */
-            mpcrt_rq_push(&vp->rq, self);
-        }
-        next = pick_next(vp);
     }
+    /* A yield with nothing parked has no sweep due and its wake-ups taken: straight to the queue. */
+    mpcrt_ult_t *next = yielding && !vp->polls ? mpcrt_rq_pop(&vp->rq) : pick_next(vp);
     if (next == self) {
         atomic_store_explicit(&self->state, ULT_RUNNING, memory_order_relaxed);
         return;
@@ -259,17 +253,22 @@ void mpcrt_ult_suspend(void)
     mpcrt_sched_switch_away(vp);
 }
 
+/* On u's own VP while u is not running: no other thread can touch u's scheduling state. */
+static inline void wake_local(mpcrt_vp_t *vp, mpcrt_ult_t *u)
+{
+    int state = atomic_load_explicit(&u->state, memory_order_relaxed);
+    if (state == ULT_BLOCKED || state == ULT_NEW)
+        mpcrt_sched_make_ready(vp, u);
+    else if (state == ULT_PARKED)
+        mpcrt_sched_poke(vp, u);
+}
+
 void mpcrt_ult_wake(mpcrt_ult_t *u)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;
     mpcrt_vp_t *home = atomic_load_explicit(&u->home, memory_order_relaxed);
     if (vp == home && vp->current != u) {
-        /* On u's own VP while u is not running: no other thread can touch u's scheduling state. */
-        int state = atomic_load_explicit(&u->state, memory_order_relaxed);
-        if (state == ULT_BLOCKED || state == ULT_NEW)
-            mpcrt_sched_make_ready(vp, u);
-        else if (state == ULT_PARKED)
-            mpcrt_sched_poke(vp, u);
+        wake_local(vp, u);
         return;
     }
     if (vp == home && atomic_load_explicit(&u->state, memory_order_relaxed) == ULT_RUNNING)
@@ -286,13 +285,8 @@ void mpcrt_ult_poke(mpcrt_ult_t *u)
         /* u lives on our VP, so it is not running (or it is us): it parked before we ran, in program order on
          * this kernel thread, and needs no fence. A ping-pong between two ranks of one core pokes at every
          * message, and the fence was a tenth of a hop. */
-        if (vp->current == u)
-            return;
-        int state = atomic_load_explicit(&u->state, memory_order_relaxed);
-        if (state == ULT_PARKED)
-            mpcrt_sched_poke(vp, u);
-        else if (state == ULT_BLOCKED || state == ULT_NEW)
-            mpcrt_sched_make_ready(vp, u);
+        if (vp->current != u)
+            wake_local(vp, u);
         return;
     }
     /* Pairs with the fence in mpcrt_wait_until after the parked mark: either the waiter sees the predicate

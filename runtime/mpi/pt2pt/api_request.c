@@ -2,7 +2,6 @@
  * queries, probes and matched probes, generalized requests. */
 #include "api_pt2pt.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,14 +43,13 @@ static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
     return error;
 }
 
-/* The detail of an error a completed request carries (read before finish may free the request). */
-static const char *failure_detail(const mpcrt_request_t *req, int error, char *buf, size_t size)
+/* Reports an error a completed request carried; peer is the request's, read before finish freed it. */
+static int request_error(const char *fn, int error, int peer)
 {
-    if (error == MPI_ERR_PROC_ABORTED && req->peer >= 0)
-        snprintf(buf, size, "the process of rank %d (the request's peer) ended", req->peer);
-    else
-        snprintf(buf, size, "request failed");
-    return buf;
+    if (error == MPI_ERR_PROC_ABORTED && peer >= 0)
+        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "the process of rank %d (the request's peer) ended",
+                               peer);
+    return mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "request failed");
 }
 
 static bool is_null_or_inactive(MPI_Request handle, mpcrt_request_t **req)
@@ -77,11 +75,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     mpcrt_request_wait(req);
-    char detail[96];
-    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
+    int peer = req->peer;
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS
-                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", error, "%s", detail);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Wait", error, peer);
 }
 MPCRT_PMPI_ALIAS(Wait)
 
@@ -102,11 +98,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *flag = mpcrt_request_done(req);
     if (!*flag)
         return MPI_SUCCESS;
-    char detail[96];
-    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
+    int peer = req->peer;
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS
-                                : mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Test", error, "%s", detail);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Test", error, peer);
 }
 MPCRT_PMPI_ALIAS(Test)
 
@@ -221,10 +215,9 @@ static int any(const char *fn, int count, MPI_Request requests[], int *index, in
         *flag = 1;
     *index = first;
     mpcrt_request_t *req = lookup(requests[first]);
-    char detail[96];
-    failure_detail(req, req->status.MPI_ERROR, detail, sizeof detail);
+    int peer = req->peer;
     int error = finish(&requests[first], req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "%s", detail);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error(fn, error, peer);
 }
 
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)

@@ -1,6 +1,7 @@
 /* Per-receiver matching and the same-process protocols (see pt2pt.h). Lock order: one receiver's match
  * lock at a time, never held while copying user data or waking anyone. */
 #include "pt2pt.h"
+#include "../core/list.h"
 #include "../core/vpcache.h"
 #include "../rails/rail.h"
 
@@ -170,45 +171,20 @@ static bool tag_matches(int wanted, int tag)
     return wanted == MPI_ANY_TAG || wanted == tag;
 }
 
-/* ------------------------------------------------------------------ intrusive lists */
-
-#define LIST_APPEND(head, tail, item, next, prev)                                                           \
-    do {                                                                                                    \
-        (item)->next = NULL;                                                                                \
-        (item)->prev = (tail);                                                                              \
-        if (tail)                                                                                           \
-            (tail)->next = (item);                                                                          \
-        else                                                                                                \
-            (head) = (item);                                                                                \
-        (tail) = (item);                                                                                    \
-    } while (0)
-
-#define LIST_REMOVE(head, tail, item, next, prev)                                                           \
-    do {                                                                                                    \
-        if ((item)->prev)                                                                                   \
-            (item)->prev->next = (item)->next;                                                              \
-        else                                                                                                \
-            (head) = (item)->next;                                                                          \
-        if ((item)->next)                                                                                   \
-            (item)->next->prev = (item)->prev;                                                              \
-        else                                                                                                \
-            (tail) = (item)->prev;                                                                          \
-    } while (0)
-
 static void unlink_message(message_t *msg)
 {
-    LIST_REMOVE(msg->bin->unexp_head, msg->bin->unexp_tail, msg, src_next, src_prev);
-    LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
+    MPCRT_LIST_REMOVE(msg->bin->unexp_head, msg->bin->unexp_tail, msg, src_next, src_prev);
+    MPCRT_LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
 static void unlink_posted(mpcrt_request_t *req)
 {
     if (req->peer == MPI_ANY_SOURCE) {
         ctxq_t *q = req->match_queue;
-        LIST_REMOVE(q->any_head, q->any_tail, req, next, prev);
+        MPCRT_LIST_REMOVE(q->any_head, q->any_tail, req, next, prev);
     } else {
         bin_t *bin = req->match_queue;
-        LIST_REMOVE(bin->posted_head, bin->posted_tail, req, next, prev);
+        MPCRT_LIST_REMOVE(bin->posted_head, bin->posted_tail, req, next, prev);
     }
 }
 
@@ -384,8 +360,8 @@ static void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, 
 
 static void enqueue_unexpected(bin_t *bin, message_t *msg)
 {
-    LIST_APPEND(bin->unexp_head, bin->unexp_tail, msg, src_next, src_prev);
-    LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
+    MPCRT_LIST_APPEND(bin->unexp_head, bin->unexp_tail, msg, src_next, src_prev);
+    MPCRT_LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
 /* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
@@ -522,10 +498,10 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     recv->seq = m->next_seq++;
     if (any) {
         recv->match_queue = q;
-        LIST_APPEND(q->any_head, q->any_tail, recv, next, prev);
+        MPCRT_LIST_APPEND(q->any_head, q->any_tail, recv, next, prev);
     } else {
         recv->match_queue = bin;
-        LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
+        MPCRT_LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
     }
     mpcrt_spin_unlock(&m->lock);
     return MPI_SUCCESS;

@@ -7,6 +7,7 @@
  * process lost, every operation pending with it completes with MPI_ERR_PROC_ABORTED (peer_lost), and so
  * does any operation started with it later. */
 #include "pt2pt.h"
+#include "../core/list.h"
 #include "../rails/rail.h"
 #include "../wireup/wireup.h"
 #include "../../threads/config.h"
@@ -74,8 +75,8 @@ typedef struct {
 /* Per peer process: the rendezvous waiting for it, so that they fail if it dies. */
 typedef struct {
     _Atomic int lock;
-    rndv_send_t *sends;
-    rndv_recv_t *recvs;
+    rndv_send_t *sends, *sends_tail;
+    rndv_recv_t *recvs, *recvs_tail;
 } tracked_t;
 
 static outbox_t *outboxes;
@@ -168,24 +169,6 @@ static int drain_outboxes(void)
 
 /* ------------------------------------------------------------------ peers that disappear */
 
-#define LINK(head, item)                                                                                     \
-    do {                                                                                                     \
-        (item)->prev = NULL;                                                                                 \
-        (item)->next = (head);                                                                               \
-        if (head)                                                                                            \
-            (head)->prev = (item);                                                                           \
-        (head) = (item);                                                                                     \
-    } while (0)
-#define UNLINK(head, item)                                                                                   \
-    do {                                                                                                     \
-        if ((item)->prev)                                                                                    \
-            (item)->prev->next = (item)->next;                                                               \
-        else                                                                                                 \
-            (head) = (item)->next;                                                                           \
-        if ((item)->next)                                                                                    \
-            (item)->next->prev = (item)->prev;                                                               \
-    } while (0)
-
 /* Records a rendezvous with r->proc; false (not recorded) when that process is already lost. The check is
  * under the lock peer_lost takes after marking the process lost, so a rendezvous is either failed there or
  * refused here. */
@@ -195,7 +178,7 @@ static bool track_send(rndv_send_t *r)
     mpcrt_spin_lock(&t->lock);
     bool gone = mpcrt_rails_lost(r->proc);
     if (!gone)
-        LINK(t->sends, r);
+        MPCRT_LIST_APPEND(t->sends, t->sends_tail, r, next, prev);
     mpcrt_spin_unlock(&t->lock);
     return !gone;
 }
@@ -206,7 +189,7 @@ static bool track_recv(rndv_recv_t *f)
     mpcrt_spin_lock(&t->lock);
     bool gone = mpcrt_rails_lost(f->proc);
     if (!gone)
-        LINK(t->recvs, f);
+        MPCRT_LIST_APPEND(t->recvs, t->recvs_tail, f, next, prev);
     mpcrt_spin_unlock(&t->lock);
     return !gone;
 }
@@ -253,8 +236,8 @@ static void peer_lost(int proc)
     mpcrt_spin_lock(&t->lock);
     rndv_send_t *sends = t->sends;
     rndv_recv_t *recvs = t->recvs;
-    t->sends = NULL;
-    t->recvs = NULL;
+    t->sends = t->sends_tail = NULL;
+    t->recvs = t->recvs_tail = NULL;
     mpcrt_spin_unlock(&t->lock);
     for (rndv_send_t *r = sends, *next; r; r = next) {
         next = r->next;
@@ -350,7 +333,7 @@ static void finish_rndv_send(rndv_send_t *r)
 {
     tracked_t *t = &tracked[r->proc];
     mpcrt_spin_lock(&t->lock);
-    UNLINK(t->sends, r);
+    MPCRT_LIST_REMOVE(t->sends, t->sends_tail, r, next, prev);
     mpcrt_spin_unlock(&t->lock);
     if (r->req)
         mpcrt_request_complete(r->req);
@@ -432,7 +415,7 @@ static void take_fragment(const packet_t *frag, const char *data)
     if (f->received == f->wanted) {
         tracked_t *t = &tracked[f->proc];
         mpcrt_spin_lock(&t->lock);
-        UNLINK(t->recvs, f);
+        MPCRT_LIST_REMOVE(t->recvs, t->recvs_tail, f, next, prev);
         mpcrt_spin_unlock(&t->lock);
         mpcrt_pt2pt_finish_recv(recv, f->source, f->tag, (MPI_Count)f->sent, (MPI_Count)f->wanted);
         free(f);
