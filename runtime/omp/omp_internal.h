@@ -135,6 +135,10 @@ struct omp_task {
     _Atomic int state;
     int priority;
     bool implicit, final, undeferred, detach;
+    /* An undeferred task run inline on its creator's stack (core/task.c run_inline); it moves to the heap
+     * (promoted) when it creates its first child, which may outlive it. */
+    bool on_stack;
+    omp_task_t *promoted;
     bool queued_in[TQ_COUNT];
     _Atomic int votes;          /* completion needs the body's end and, for detach, the event's fulfilment */
     _Atomic bool deps_met;      /* undeferred tasks: predecessors done */

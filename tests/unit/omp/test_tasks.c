@@ -251,6 +251,62 @@ static void test_a_full_queue_runs_new_tasks_in_their_creator(void **state)
     assert_int_equal(atomic_load(&priority_in_creator), 0);
 }
 
+/* An undeferred task runs inline on its creator's stack until it creates a child: children that outlive
+ * it (no taskwait), with dependences between them, a taskgroup inside it, and undeferred tasks nested in
+ * it must all see a live parent. */
+static void test_undeferred_tasks_whose_children_outlive_them(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20; round++) {
+        static _Atomic int done[64];
+        memset(done, 0, sizeof done);
+        int order[2] = {0, 0};
+        int in_final = 0, grouped = 0;
+#pragma omp parallel num_threads(4)
+#pragma omp single
+        {
+            for (int i = 0; i < 16; i++) {
+#pragma omp task if (0) firstprivate(i)
+                {
+#pragma omp task firstprivate(i)
+                    atomic_fetch_add(&done[i], 1);
+#pragma omp task if (0) firstprivate(i)
+                    {
+#pragma omp task firstprivate(i)
+                        atomic_fetch_add(&done[16 + i], 1);
+                    }
+                }
+            }
+#pragma omp task if (0) shared(order)
+            {
+#pragma omp task depend(out : order[0]) shared(order)
+                order[0] = 1;
+#pragma omp task depend(in : order[0]) shared(order)
+                order[1] = order[0] + 1;
+            }
+#pragma omp task if (0) shared(grouped)
+            {
+#pragma omp taskgroup
+                {
+#pragma omp task shared(grouped)
+                    grouped = 1;
+                }
+                assert_int_equal(grouped, 1);
+            }
+#pragma omp task final(1) shared(in_final)
+            {
+#pragma omp task shared(in_final)
+                in_final = omp_in_final();
+            }
+#pragma omp taskwait
+        }
+        for (int i = 0; i < 32; i++)
+            assert_int_equal(atomic_load(&done[i]), 1);
+        assert_int_equal(order[1], 2);
+        assert_int_equal(in_final, 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_task_reduction_and_in_reduction),
         cmocka_unit_test(test_tasks_on_an_oversubscribed_team),
         cmocka_unit_test(test_a_full_queue_runs_new_tasks_in_their_creator),
+        cmocka_unit_test(test_undeferred_tasks_whose_children_outlive_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
