@@ -79,6 +79,21 @@ typedef struct {
     rndv_recv_t *recvs, *recvs_tail;
 } tracked_t;
 
+/* A CTS being answered: its fragments go out as the peer's queue (or socket) has room, straight from the
+ * sender's buffer, continued by progress; the receiver copies the first ones while the next are in flight.
+ * Putting those that do not fit in the outbox instead copied the whole message once more (a malloc per
+ * fragment: all of a 1 GB message over tcp). */
+typedef struct push {
+    struct push *next;
+    rndv_send_t *r;
+    int proc, dst_world;
+    uint64_t rreq, sent, bytes;
+} push_t;
+
+static _Atomic int push_lock;
+static push_t *pushes, **pushes_tail = &pushes; /* oldest first, under push_lock */
+static _Atomic int npushes;
+
 static outbox_t *outboxes;
 static tracked_t *tracked;
 
@@ -232,6 +247,23 @@ static void peer_lost(int proc)
     box->tail = NULL;
     mpcrt_spin_unlock(&box->lock);
 
+    /* Pushes to it stop (their records are among the tracked sends failed below). continue_pushes sends
+     * under this lock, so none is reading a record once we hold it. */
+    mpcrt_spin_lock(&push_lock);
+    for (push_t **at = &pushes; *at;) {
+        push_t *p = *at;
+        if (p->proc != proc) {
+            at = &p->next;
+            continue;
+        }
+        *at = p->next;
+        if (pushes_tail == &p->next)
+            pushes_tail = at;
+        free(p);
+        atomic_fetch_sub_explicit(&npushes, 1, memory_order_relaxed);
+    }
+    mpcrt_spin_unlock(&push_lock);
+
     tracked_t *t = &tracked[proc];
     mpcrt_spin_lock(&t->lock);
     rndv_send_t *sends = t->sends;
@@ -329,10 +361,17 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
     return MPI_SUCCESS;
 }
 
-static void finish_rndv_send(rndv_send_t *r)
+/* The receiver has every byte (FIN, or the last fragment pushed): the send completes. A push may finish
+ * outside any poll lock, after peer_lost took the tracked list (the peer is marked lost before): r is then
+ * peer_lost's to fail and free, and is not touched here. */
+static void finish_rndv_send(rndv_send_t *r, int proc)
 {
-    tracked_t *t = &tracked[r->proc];
+    tracked_t *t = &tracked[proc];
     mpcrt_spin_lock(&t->lock);
+    if (mpcrt_rails_lost(proc)) {
+        mpcrt_spin_unlock(&t->lock);
+        return;
+    }
     MPCRT_LIST_REMOVE(t->sends, t->sends_tail, r, next, prev);
     mpcrt_spin_unlock(&t->lock);
     if (r->req)
@@ -341,18 +380,80 @@ static void finish_rndv_send(rndv_send_t *r)
     free(r);
 }
 
-/* CTS: the receiver cannot read our memory; push the bytes it wants in packets. */
+/* Sends what fits of p's fragments; true when every one is sent. */
+static bool continue_push(push_t *p)
+{
+    outbox_t *box = &outboxes[p->proc];
+    /* The outbox lock serializes this process's sends to p->proc (a rail's send is not reentrant per peer);
+     * fragments need no place in its order, their record and offset say where they go. */
+    if (atomic_exchange_explicit(&box->lock, 1, memory_order_acquire))
+        return false; /* another thread sends to that peer: next progress */
+    packet_t frag = {.kind = PKT_FRAG, .dst_world = p->dst_world, .src_proc = my_proc, .rreq = p->rreq};
+    while (p->sent < p->bytes) {
+        uint64_t n = p->bytes - p->sent < max_payload ? p->bytes - p->sent : max_payload;
+        frag.offset = p->sent;
+        frag.bytes = n;
+        if (mpcrt_rails_send(p->proc, &frag, sizeof frag, p->r->data + p->sent, n) != 0)
+            break; /* full: the receiver frees cells as it takes them */
+        p->sent += n;
+    }
+    mpcrt_spin_unlock(&box->lock);
+    return p->sent == p->bytes;
+}
+
 static void push_fragments(const packet_t *cts)
 {
     rndv_send_t *r = (rndv_send_t *)(uintptr_t)cts->sreq;
-    packet_t frag = {.kind = PKT_FRAG, .dst_world = cts->dst_world, .src_proc = my_proc, .rreq = cts->rreq};
-    for (uint64_t off = 0; off < cts->bytes; off += max_payload) {
-        uint64_t n = cts->bytes - off < max_payload ? cts->bytes - off : max_payload;
-        frag.offset = off;
-        frag.bytes = n;
-        out(cts->src_proc, &frag, r->data + off, n);
+    push_t *p = malloc(sizeof *p);
+    if (!p) {
+        fprintf(stderr, "mpcrt: process %d: out of memory sending a message to process %d\n", my_proc,
+                cts->src_proc);
+        abort();
     }
-    finish_rndv_send(r);
+    *p = (push_t){NULL, r, cts->src_proc, cts->dst_world, cts->rreq, 0, cts->bytes};
+    if (continue_push(p)) {
+        free(p);
+        finish_rndv_send(r, cts->src_proc); /* the receiver has every byte in its cells: the buffer is free */
+        return;
+    }
+    mpcrt_spin_lock(&push_lock);
+    *pushes_tail = p;
+    pushes_tail = &p->next;
+    atomic_fetch_add_explicit(&npushes, 1, memory_order_relaxed);
+    mpcrt_spin_unlock(&push_lock);
+}
+
+/* From progress: the pushes the peers' queues had no room for, oldest first. */
+static int continue_pushes(void)
+{
+    if (atomic_exchange_explicit(&push_lock, 1, memory_order_acquire))
+        return 0; /* another poller is at it */
+    push_t *done = NULL;
+    int events = 0;
+    for (push_t **at = &pushes; *at;) {
+        push_t *p = *at;
+        uint64_t before = p->sent;
+        bool finished = continue_push(p);
+        events += p->sent != before;
+        if (!finished) {
+            at = &p->next;
+            continue;
+        }
+        *at = p->next;
+        if (pushes_tail == &p->next)
+            pushes_tail = at;
+        p->next = done;
+        done = p;
+        atomic_fetch_sub_explicit(&npushes, 1, memory_order_relaxed);
+    }
+    mpcrt_spin_unlock(&push_lock);
+    /* Completions outside the lock: the sender's owner may run at once. */
+    for (push_t *p = done, *next; p; p = next) {
+        next = p->next;
+        finish_rndv_send(p->r, p->proc);
+        free(p);
+    }
+    return events;
 }
 
 /* ------------------------------------------------------------------ receiver side */
@@ -521,7 +622,7 @@ static void deliver_now(const void *packet, size_t bytes)
         break;
     }
     case PKT_FIN:
-        finish_rndv_send((rndv_send_t *)(uintptr_t)pkt.sreq);
+        finish_rndv_send((rndv_send_t *)(uintptr_t)pkt.sreq, pkt.src_proc);
         break;
     case PKT_CTS:
         push_fragments(&pkt);
@@ -541,6 +642,8 @@ static int progress(void *arg)
     int events = mpcrt_rails_poll(deliver);
     if (atomic_load_explicit(&pending_count, memory_order_relaxed))
         events += drain_outboxes();
+    if (atomic_load_explicit(&npushes, memory_order_relaxed))
+        events += continue_pushes();
     if (!collab)
         events += take_own();
     return events;
@@ -549,7 +652,8 @@ static int progress(void *arg)
 static bool outboxes_empty(void *arg)
 {
     (void)arg;
-    return atomic_load_explicit(&pending_count, memory_order_relaxed) == 0;
+    return atomic_load_explicit(&pending_count, memory_order_relaxed) == 0 &&
+           atomic_load_explicit(&npushes, memory_order_relaxed) == 0;
 }
 
 void mpcrt_remote_flush(void)
