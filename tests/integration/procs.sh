@@ -153,6 +153,14 @@ procs_peer_lost)
         done
     done
     ;;
+procs_tcp)
+    # The tcp rail: connections made by the first message (pairs that never talk stay unconnected),
+    # crossed connects kept once, and rendezvous of several MiB in fragments over the sockets.
+    MPCRT_RAILS=tcp run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_tcp"
+    [ "$(oks)" -eq 4 ] || fail "every rank must pass its tcp checks"
+    MPCRT_RAILS=tcp run 0 "$bin/mpcrun" -n 8 -p 4 "$progs/procs_check"
+    [ "$(oks)" -eq 8 ] || fail "'-n 8 -p 4' over tcp: every rank must pass its checks"
+    ;;
 procs_timeout)
     MPIEXEC_TIMEOUT=2 run 124 "$bin/mpcrun" -n 2 --mode=process "$progs/hang"
     grep -q 'timed out after 2 s' "$out/stderr" || fail "no timeout message"

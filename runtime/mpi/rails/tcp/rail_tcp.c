@@ -1,13 +1,17 @@
-/* The tcp rail: processes anywhere. One connection per pair of processes, made at start-up (the higher
- * process connects to the lower, which accepts), length-prefixed packets on non-blocking sockets. A
- * connection that ends reports its peer lost (mpcrt_rails_report_lost). Each
- * process's card carries its address and a random secret; a connection must open with the secret of the
- * process it reaches (only the job's members can read cards, through PMIx), so a connection without it is
- * refused and logged, as is any connection once the job is connected. The listener binds only to the
- * address of the interface in use (MPCRT_TCP_IF, else the first non-loopback IPv4 interface). */
+/* The tcp rail: processes anywhere. Connections are made on demand: the first packet for a peer connects
+ * to it (not every pair at start-up: a job where few pairs talk opens few sockets), and until the peer
+ * accepts, packets wait in the protocol layer's outbox. When two processes connect to each other at once,
+ * the connection the lower process made is kept and the other is refused with a NACK byte (the acceptor
+ * answers every hello with ACK or NACK, and the connector sends nothing before that answer), so both sides
+ * agree without another round. Length-prefixed packets on non-blocking sockets; a connection that ends
+ * reports its peer lost (mpcrt_rails_report_lost). Each process's card carries its address and a random
+ * secret; a connection must open with the secret of the process it reaches (only the job's members can
+ * read cards, through PMIx), so a connection without it is refused and logged. The listener binds only to
+ * the address of the interface in use (MPCRT_TCP_IF, else the first non-loopback IPv4 interface). */
 #define _GNU_SOURCE
 #include "../rail.h"
 #include "../../../threads/config.h"
+#include "../../../threads/sched.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,17 +27,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { SECRET_BYTES = 16, MAX_PACKET = 64 << 10, HELLO_TIMEOUT_MS = 5000 };
+enum { ACK = 1, NACK = 0 };
 
 typedef struct {
     uint8_t secret[SECRET_BYTES]; /* the secret of the process being reached */
     int32_t proc;                 /* who connects */
 } hello_t;
 
+/* A peer's connection. NONE -> CONNECTING (our hello sent, its answer awaited) -> UP; a NACK (its own
+ * connection to us wins) -> AWAIT until we accept that one; an accepted hello -> UP from NONE or AWAIT
+ * (or from CONNECTING when the peer is the lower process). FAILED: the connect was refused (the peer is
+ * gone), reported lost by the next poll; DEAD: reported, sends fail. */
+enum { NONE, CONNECTING, AWAIT, UP, FAILED, DEAD };
+
 typedef struct {
-    int fd; /* -1: not connected through this rail */
+    _Atomic int state;
+    _Atomic int lock; /* state changes: a sender (NONE -> CONNECTING) against the poller (the others) */
+    int fd;           /* CONNECTING and UP */
+    struct sockaddr_in addr;
     /* Receiving: bytes of the packet being assembled (length prefix first). */
     char *in;
     size_t in_len, in_cap;
@@ -43,13 +58,23 @@ typedef struct {
     uint8_t secret[SECRET_BYTES]; /* the peer's, from its card */
 } peer_t;
 
-static int listen_fd = -1, my_proc, num_procs;
+/* An accepted connection whose hello has not all come yet (poller only). */
+typedef struct {
+    int fd;
+    size_t got;
+    hello_t hello;
+    long long deadline_ns;
+} incoming_t;
+
+static int listen_fd = -1, my_proc, num_procs, netns_fd = -1;
 static peer_t *peers;
 static uint8_t my_secret[SECRET_BYTES];
 static struct pollfd *pfds;
+static int *pfd_owner; /* per pfds entry: peer (>= 0), -1 listener, -2 - i: incoming[i] */
+static incoming_t *incoming;
+static int nincoming, incoming_cap;
 static _Atomic int poll_lock;
-static bool connected_all;
-static int expected_higher; /* higher processes this rail reaches: they connect to us */
+static _Atomic bool failed_any; /* some peer is FAILED: the poller reports it */
 
 static void hex(const uint8_t *in, size_t n, char *out)
 {
@@ -97,15 +122,40 @@ static int pick_address(struct in_addr *addr)
 static void join_netns(void)
 {
     /* Tests put processes of one job in different network namespaces (veth pairs): the PMIx connection
-     * stays where it was made, the rail's sockets are created in the namespace named here. */
+     * stays where it was made, the rail's sockets are created in the namespace named here (this thread
+     * joins it; sockets made later by other threads go through make_socket). */
     const char *path = mpcrt_config_str(MPCRT_CFG_NETNS);
     if (!*path)
         return;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
+    netns_fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (netns_fd < 0 || setns(netns_fd, CLONE_NEWNET) != 0)
         fprintf(stderr, "mpcrt: MPCRT_NETNS=%s: cannot join it (%s)\n", path, strerror(errno));
-    if (fd >= 0)
-        close(fd);
+}
+
+/* A socket in the rail's network namespace, whichever thread asks (a namespace is per thread). */
+static int make_socket(void)
+{
+    if (netns_fd < 0)
+        return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (self < 0 || setns(netns_fd, CLONE_NEWNET) != 0) {
+        if (self >= 0)
+            close(self);
+        return -1;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int err = errno;
+    setns(self, CLONE_NEWNET);
+    close(self);
+    errno = err;
+    return fd;
+}
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
 static int tcp_open(int me, int nprocs, char *card, size_t card_size)
@@ -115,7 +165,8 @@ static int tcp_open(int me, int nprocs, char *card, size_t card_size)
     join_netns();
     peers = calloc((size_t)nprocs, sizeof *peers);
     pfds = calloc((size_t)nprocs + 1, sizeof *pfds);
-    if (!peers || !pfds)
+    pfd_owner = calloc((size_t)nprocs + 1, sizeof *pfd_owner);
+    if (!peers || !pfds || !pfd_owner)
         return -ENOMEM;
     for (int p = 0; p < nprocs; p++)
         peers[p].fd = -1;
@@ -130,7 +181,7 @@ static int tcp_open(int me, int nprocs, char *card, size_t card_size)
     int rc = pick_address(&sa.sin_addr);
     if (rc)
         return rc;
-    listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
         listen(listen_fd, 128) != 0)
         return -errno;
@@ -162,81 +213,48 @@ static void refuse(int fd, const char *why)
     close(fd);
 }
 
-/* Start-up: accept connections from every higher process, each opening with our secret. */
-static int accept_higher(void)
-{
-    int expected = expected_higher;
-    while (expected > 0) {
-        struct pollfd p = {listen_fd, POLLIN, 0};
-        if (poll(&p, 1, 60000) <= 0)
-            return -ETIMEDOUT;
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0)
-            continue;
-        hello_t hello;
-        struct pollfd h = {fd, POLLIN, 0};
-        ssize_t got = poll(&h, 1, HELLO_TIMEOUT_MS) == 1 ? recv(fd, &hello, sizeof hello, MSG_WAITALL) : -1;
-        if (got != (ssize_t)sizeof hello || memcmp(hello.secret, my_secret, SECRET_BYTES) != 0) {
-            refuse(fd, "it did not present this job's secret");
-            continue;
-        }
-        if (hello.proc <= my_proc || hello.proc >= num_procs || peers[hello.proc].fd >= 0) {
-            refuse(fd, "unexpected process number");
-            continue;
-        }
-        set_options(fd);
-        peers[hello.proc].fd = fd;
-        expected--;
-    }
-    return 0;
-}
-
+/* Parses the peer's card; the connection is made by the first packet for it (connect_peer). */
 static int tcp_connect(int proc, const char *card)
 {
     char ip[64];
-    int port;
     const char *colon = strchr(card, ':'), *colon2 = colon ? strchr(colon + 1, ':') : NULL;
     if (!colon || !colon2 || (size_t)(colon - card) >= sizeof ip)
         return -EINVAL;
     memcpy(ip, card, (size_t)(colon - card));
     ip[colon - card] = '\0';
-    port = atoi(colon + 1);
-    if (unhex(colon2 + 1, peers[proc].secret, SECRET_BYTES) != 0)
+    peer_t *p = &peers[proc];
+    p->addr = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(colon + 1))};
+    if (inet_pton(AF_INET, ip, &p->addr.sin_addr) != 1 || unhex(colon2 + 1, p->secret, SECRET_BYTES) != 0)
         return -EINVAL;
-    if (proc > my_proc) {
-        /* The higher process connects (before the fence that ends start-up); we accept it after. */
-        expected_higher++;
-        return 0;
-    }
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
-        return -EINVAL;
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -errno;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        int err = errno;
-        close(fd);
-        return -err;
-    }
-    hello_t hello = {.proc = my_proc};
-    memcpy(hello.secret, peers[proc].secret, SECRET_BYTES);
-    if (send(fd, &hello, sizeof hello, MSG_NOSIGNAL) != (ssize_t)sizeof hello) {
-        close(fd);
-        return -EIO;
-    }
-    set_options(fd);
-    peers[proc].fd = fd;
     return 0;
 }
 
-static void tcp_connected(void)
+/* First packet for proc (its state NONE, its lock held): connect and say hello; the poller reads the
+ * answer. The connect completes in the peer's kernel (its listen backlog), without waiting for the peer
+ * to run. A refused connect means the peer's listener is gone: it died. */
+static void connect_peer(int proc)
 {
-    /* Every higher process connected and said hello before the fence: their connections wait in the
-     * listener's backlog. */
-    if (accept_higher() != 0)
-        fprintf(stderr, "mpcrt: process %d: some processes never connected through the tcp rail\n", my_proc);
-    connected_all = true; /* any connection from now on is not from this job */
+    peer_t *p = &peers[proc];
+    int fd = make_socket();
+    if (fd < 0) {
+        fprintf(stderr, "mpcrt: process %d cannot make a socket for process %d (%s)\n", my_proc, proc,
+                strerror(errno));
+        atomic_store(&p->state, FAILED);
+        atomic_store(&failed_any, true);
+        return;
+    }
+    hello_t hello = {.proc = my_proc};
+    memcpy(hello.secret, p->secret, SECRET_BYTES);
+    if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) != 0 ||
+        send(fd, &hello, sizeof hello, MSG_NOSIGNAL) != (ssize_t)sizeof hello) {
+        close(fd);
+        atomic_store(&p->state, FAILED);
+        atomic_store(&failed_any, true);
+        return;
+    }
+    set_options(fd);
+    p->fd = fd;
+    atomic_store_explicit(&p->state, CONNECTING, memory_order_release);
 }
 
 static int flush_partial(peer_t *p)
@@ -257,8 +275,18 @@ static int tcp_send(int proc, const void *header, size_t header_bytes, const voi
                     size_t payload_bytes)
 {
     peer_t *p = &peers[proc];
-    if (p->fd < 0)
-        return -EPIPE; /* its connection ended: the protocol layer drops what is for it */
+    int state = atomic_load_explicit(&p->state, memory_order_acquire);
+    if (state != UP) {
+        if (state == DEAD)
+            return -EPIPE; /* its connection ended: the protocol layer drops what is for it */
+        if (state == NONE) {
+            mpcrt_spin_lock(&p->lock);
+            if (atomic_load(&p->state) == NONE)
+                connect_peer(proc);
+            mpcrt_spin_unlock(&p->lock);
+        }
+        return -EAGAIN; /* kept in the outbox until the connection is up */
+    }
     if (p->out && flush_partial(p) != 0)
         return -EAGAIN;
     uint32_t len = (uint32_t)(header_bytes + payload_bytes);
@@ -335,36 +363,164 @@ static int drain(peer_t *p, mpcrt_rail_deliver_fn deliver, bool *ended)
     return handled;
 }
 
+static void end_peer(int proc)
+{
+    peer_t *p = &peers[proc];
+    if (p->fd >= 0)
+        close(p->fd);
+    p->fd = -1;
+    atomic_store(&p->state, DEAD); /* sends to it fail from now on, and it is polled no more */
+    mpcrt_rails_report_lost(proc);
+}
+
+static void answer(int fd, uint8_t byte)
+{
+    /* The first byte on a fresh socket: its send buffer is empty. */
+    if (send(fd, &byte, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1 && byte == ACK)
+        fprintf(stderr, "mpcrt: process %d could not answer a TCP hello (%s)\n", my_proc, strerror(errno));
+}
+
+/* A complete hello on an accepted connection: check the secret, then keep it or refuse it. */
+static void take_hello(incoming_t *in)
+{
+    int fd = in->fd, from = in->hello.proc;
+    if (memcmp(in->hello.secret, my_secret, SECRET_BYTES) != 0) {
+        refuse(fd, "it did not present this job's secret");
+        return;
+    }
+    if (from < 0 || from >= num_procs || from == my_proc) {
+        refuse(fd, "unexpected process number");
+        return;
+    }
+    peer_t *p = &peers[from];
+    mpcrt_spin_lock(&p->lock);
+    int state = atomic_load(&p->state);
+    /* Both connected at once: the lower process's connection is kept. */
+    bool keep = state == NONE || state == AWAIT || (state == CONNECTING && from < my_proc);
+    if (!keep) {
+        mpcrt_spin_unlock(&p->lock);
+        answer(fd, NACK);
+        close(fd);
+        return;
+    }
+    if (state == CONNECTING)
+        close(p->fd); /* ours loses: the peer answers it NACK, or has closed it already */
+    set_options(fd);
+    answer(fd, ACK);
+    p->fd = fd;
+    atomic_store_explicit(&p->state, UP, memory_order_release);
+    mpcrt_spin_unlock(&p->lock);
+}
+
+static void accept_new(void)
+{
+    for (;;) {
+        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0)
+            return;
+        if (nincoming == incoming_cap) {
+            int cap = incoming_cap ? 2 * incoming_cap : 8;
+            incoming_t *grown = realloc(incoming, (size_t)cap * sizeof *incoming);
+            if (!grown) {
+                close(fd);
+                return;
+            }
+            incoming = grown;
+            incoming_cap = cap;
+        }
+        incoming[nincoming++] = (incoming_t){fd, 0, {{0}, 0}, now_ns() + HELLO_TIMEOUT_MS * 1000000LL};
+    }
+}
+
+/* Reads what came of an accepted connection's hello; true when it is done with (kept or refused). */
+static bool read_hello(incoming_t *in, long long now)
+{
+    ssize_t n = recv(in->fd, (char *)&in->hello + in->got, sizeof in->hello - in->got, MSG_DONTWAIT);
+    if (n > 0)
+        in->got += (size_t)n;
+    if (in->got == sizeof in->hello) {
+        take_hello(in);
+        return true;
+    }
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || now > in->deadline_ns) {
+        refuse(in->fd, "it did not present this job's secret");
+        return true;
+    }
+    return false;
+}
+
+/* Our connection's answer: ACK (up), NACK (the peer's own connection to us wins: await it), or its end
+ * (the peer died). */
+static void read_answer(int proc)
+{
+    peer_t *p = &peers[proc];
+    uint8_t byte;
+    ssize_t n = recv(p->fd, &byte, 1, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n == 1 && byte == ACK) {
+        atomic_store_explicit(&p->state, UP, memory_order_release);
+        return;
+    }
+    if (n == 1) {
+        mpcrt_spin_lock(&p->lock);
+        close(p->fd);
+        p->fd = -1;
+        atomic_store(&p->state, AWAIT);
+        mpcrt_spin_unlock(&p->lock);
+        return;
+    }
+    end_peer(proc);
+}
+
 static int tcp_poll(mpcrt_rail_deliver_fn deliver)
 {
     if (!peers || atomic_exchange_explicit(&poll_lock, 1, memory_order_acquire))
         return 0;
+    if (atomic_load_explicit(&failed_any, memory_order_relaxed)) {
+        atomic_store(&failed_any, false);
+        for (int p = 0; p < num_procs; p++)
+            if (atomic_load(&peers[p].state) == FAILED)
+                end_peer(p);
+    }
     int n = 0;
-    for (int p = 0; p < num_procs; p++)
-        if (peers[p].fd >= 0)
+    for (int p = 0; p < num_procs; p++) {
+        int state = atomic_load_explicit(&peers[p].state, memory_order_acquire);
+        if (state == UP || state == CONNECTING) {
+            pfd_owner[n] = p;
             pfds[n++] = (struct pollfd){peers[p].fd, POLLIN, 0};
-    if (connected_all && listen_fd >= 0)
+        }
+    }
+    if (listen_fd >= 0) {
+        pfd_owner[n] = -1;
         pfds[n++] = (struct pollfd){listen_fd, POLLIN, 0};
+    }
     int handled = 0;
     if (poll(pfds, (nfds_t)n, 0) > 0) {
-        for (int i = 0, p = 0; p < num_procs; p++) {
-            if (peers[p].fd < 0)
+        for (int i = 0; i < n; i++) {
+            int p = pfd_owner[i];
+            if (p < 0 || !(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            if (!(pfds[i++].revents & (POLLIN | POLLHUP | POLLERR)))
+            if (atomic_load(&peers[p].state) == CONNECTING) {
+                read_answer(p);
                 continue;
+            }
             bool ended;
             handled += drain(&peers[p], deliver, &ended);
-            if (ended) {
-                close(peers[p].fd);
-                peers[p].fd = -1; /* sends to it fail from now on, and it is polled no more */
-                mpcrt_rails_report_lost(p);
-            }
+            if (ended)
+                end_peer(p);
         }
-        if (connected_all && listen_fd >= 0 && (pfds[n - 1].revents & POLLIN)) {
-            int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-            if (fd >= 0)
-                refuse(fd, "every process of this job is already connected");
-        }
+        if (listen_fd >= 0 && (pfds[n - 1].revents & POLLIN))
+            accept_new();
+    }
+    /* Hellos still coming (few, and only while connections are made). */
+    if (nincoming) {
+        long long now = now_ns();
+        for (int i = 0; i < nincoming;)
+            if (read_hello(&incoming[i], now))
+                incoming[i] = incoming[--nincoming];
+            else
+                i++;
     }
     atomic_store_explicit(&poll_lock, 0, memory_order_release);
     return handled;
@@ -383,19 +539,28 @@ static void tcp_close(void)
         free(peers[p].in);
         free(peers[p].out);
     }
+    for (int i = 0; i < nincoming; i++)
+        close(incoming[i].fd);
+    free(incoming);
+    incoming = NULL;
+    nincoming = incoming_cap = 0;
     free(peers);
     free(pfds);
+    free(pfd_owner);
     peers = NULL;
     if (listen_fd >= 0)
         close(listen_fd);
     listen_fd = -1;
+    if (netns_fd >= 0)
+        close(netns_fd);
+    netns_fd = -1;
 }
 
 const struct mpcrt_rail_ops mpcrt_rail_tcp = {
     .name = "tcp",
     .open = tcp_open,
     .connect = tcp_connect,
-    .connected = tcp_connected,
+    .connected = NULL,
     .send = tcp_send,
     .poll = tcp_poll,
     .get = NULL,
