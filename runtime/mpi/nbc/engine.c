@@ -30,7 +30,7 @@ static _Atomic int nactive;
 enum { PLACE_FREE, PLACE_SAME, PLACE_DEDICATED, PLACE_NONE };
 
 typedef struct {
-    _Atomic int alive;
+    _Atomic int alive; /* made once, then parked when idle (progress_main) */
     mpcrt_ult_t *_Atomic ult;
 } progress_ult_t;
 
@@ -77,26 +77,20 @@ static int pass(bool *contended);
 
 static void *progress_main(void *arg)
 {
-    progress_ult_t *slot = arg;
+    (void)arg;
     mpcrt_ult_t *self = mpcrt_ult_self();
     for (;;) {
         bool contended;
         int events = pass(&contended);
-        if (atomic_load_explicit(&nactive, memory_order_acquire) == 0) {
-            /* Nothing left: leave, unless a start raced with our leaving and found us still alive. */
-            atomic_store_explicit(&slot->alive, 0, memory_order_seq_cst);
-            if (atomic_load_explicit(&nactive, memory_order_seq_cst) == 0) break;
-            int expected = 0;
-            if (!atomic_compare_exchange_strong(&slot->alive, &expected, 1))
-                break; /* a new progress ULT took the slot */
-            continue;
-        }
-        if (events > 0 || contended) {
+        if (atomic_load_explicit(&nactive, memory_order_acquire) > 0 && (events > 0 || contended)) {
             mpcrt_ult_set_priority(self, base_priority, MPCRT_PRIO_MAX); /* boosted while work is ready */
             mpcrt_yield();
         } else {
+            /* Parked, not gone, when nothing is active: making a new ULT at the next start cost its caller
+             * a stack and a context. Woken by the completion of a message of an active schedule, or by a
+             * start (which counts its schedule in nactive first). */
             mpcrt_ult_set_priority(self, base_priority, base_priority);
-            mpcrt_ult_suspend(); /* woken when a message of an active schedule completes */
+            mpcrt_ult_suspend();
         }
     }
     return NULL;
@@ -116,7 +110,7 @@ static mpcrt_ult_t *progress_ult(int vp, bool poke)
         attr.vp = vp;
         attr.detached = true;
         mpcrt_ult_t *u;
-        if (mpcrt_ult_create(&u, progress_main, slot, &attr) != 0) {
+        if (mpcrt_ult_create(&u, progress_main, NULL, &attr) != 0) {
             atomic_store(&slot->alive, 0);
             return NULL;
         }

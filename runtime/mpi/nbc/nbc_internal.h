@@ -7,6 +7,8 @@
 
 #include <stdatomic.h>
 
+enum { NBC_SPARE_SCRATCH = 4 };
+
 typedef enum { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_ROUND } step_kind_t;
 
 typedef struct {
@@ -42,12 +44,19 @@ struct mpcrt_nbc {
     int error;
     mpcrt_request_t *req; /* the user's request; NULL for a blocking run */
     _Atomic int done;
-    struct mpcrt_nbc *next; /* in the engine's active list */
+    struct mpcrt_nbc *next; /* in the engine's active list, or in a VP's pool (sched.c) */
+    /* Small scratch buffers of an earlier schedule, kept while the object sits in a VP's pool. */
+    void *spare[NBC_SPARE_SCRATCH];
+    int nspare;
 };
 
 /* Scratch memory (scratch.c): large buffers are reused across schedules instead of being mapped afresh. */
 void *mpcrt_nbc_scratch_alloc(size_t bytes);
 void mpcrt_nbc_scratch_release(void *buf);
+/* The bytes asked for when buf was allocated, and whether it comes from malloc's bins (below the cache's
+ * threshold): sched.c keeps such buffers with a pooled schedule. */
+size_t mpcrt_nbc_scratch_size(const void *buf);
+bool mpcrt_nbc_scratch_small(const void *buf);
 
 /* ------------------------------------------------------------------ algorithm table (select.c) */
 

@@ -4,9 +4,112 @@
 
 #include <stdlib.h>
 
+/* Per-VP pools of freed schedules, their step, scratch-list and pending arrays and a few small scratch
+ * buffers kept: an 8 KiB MPI_Iallreduce that built its schedule from calloc/realloc/malloc spent most of its
+ * ~2 us call there, and since the progress side frees on the other core, in glibc's arena lock and
+ * malloc_consolidate. Only code running on a VP touches its pool (nothing here yields); kernel threads that
+ * are no VP's, and sanitizer builds (so that ASan still sees every use after free), use malloc directly. */
+enum { POOL_MAX = 16 };
+
+typedef struct {
+    _Alignas(64) mpcrt_nbc_t *head;
+    int count;
+} pool_t;
+
+typedef struct {
+    int n;
+    pool_t vp[];
+} pool_set_t;
+
+static pool_set_t *_Atomic pools; /* made on first use; reachable, so leak checkers do not count it */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+static pool_t *my_pool(void)
+{
+    return NULL;
+}
+#else
+static pool_t *my_pool(void)
+{
+    int vp = mpcrt_self_vp();
+    if (vp < 0)
+        return NULL;
+    pool_set_t *set = atomic_load_explicit(&pools, memory_order_acquire);
+    if (!set) {
+        int n = mpcrt_sched_num_vps();
+        pool_set_t *fresh =
+            n > 0 ? aligned_alloc(64, (sizeof *fresh + sizeof(pool_t) * (size_t)n + 63) / 64 * 64) : NULL;
+        if (!fresh)
+            return NULL;
+        fresh->n = n;
+        for (int i = 0; i < n; i++)
+            fresh->vp[i] = (pool_t){0};
+        pool_set_t *expected = NULL;
+        /* acq_rel: the zeroed pools are visible to whoever loads the pointer. */
+        if (atomic_compare_exchange_strong_explicit(&pools, &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            set = fresh;
+        else {
+            free(fresh);
+            set = expected;
+        }
+    }
+    return vp < set->n ? &set->vp[vp] : NULL;
+}
+#endif
+
+static mpcrt_nbc_t *take(void)
+{
+    pool_t *pool = my_pool();
+    mpcrt_nbc_t *s = pool ? pool->head : NULL;
+    if (!s)
+        return calloc(1, sizeof(mpcrt_nbc_t));
+    pool->head = s->next;
+    pool->count--;
+    /* Everything but the kept arrays and spare buffers starts as calloc left it. */
+    mpcrt_nbc_t kept = *s;
+    *s = (mpcrt_nbc_t){.steps = kept.steps,
+                       .cap = kept.cap,
+                       .scratch = kept.scratch,
+                       .scratch_cap = kept.scratch_cap,
+                       .pending = kept.pending,
+                       .pending_cap = kept.pending_cap,
+                       .nspare = kept.nspare};
+    for (int i = 0; i < kept.nspare; i++)
+        s->spare[i] = kept.spare[i];
+    return s;
+}
+
+/* Frees s's arrays and buffers, or keeps them with s in this VP's pool. */
+static void give(mpcrt_nbc_t *s)
+{
+    pool_t *pool = my_pool();
+    if (pool && pool->count < POOL_MAX) {
+        for (int i = 0; i < s->nscratch; i++) {
+            if (s->nspare < NBC_SPARE_SCRATCH && mpcrt_nbc_scratch_small(s->scratch[i]))
+                s->spare[s->nspare++] = s->scratch[i];
+            else
+                mpcrt_nbc_scratch_release(s->scratch[i]);
+        }
+        s->nscratch = 0;
+        s->next = pool->head;
+        pool->head = s;
+        pool->count++;
+        return;
+    }
+    for (int i = 0; i < s->nscratch; i++)
+        mpcrt_nbc_scratch_release(s->scratch[i]);
+    for (int i = 0; i < s->nspare; i++)
+        mpcrt_nbc_scratch_release(s->spare[i]);
+    free(s->steps);
+    free(s->scratch);
+    free(s->pending);
+    free(s);
+}
+
 mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
 {
-    mpcrt_nbc_t *s = calloc(1, sizeof *s);
+    mpcrt_nbc_t *s = take();
     if (!s) return NULL;
     int me = mpcrt_comm_rank(comm);
     s->comm = comm;
@@ -37,16 +140,11 @@ void mpcrt_nbc_free(mpcrt_nbc_t *s)
         if (s->steps[i].sdt) mpcrt_datatype_release(s->steps[i].sdt);
         if (s->steps[i].ddt) mpcrt_datatype_release(s->steps[i].ddt);
     }
-    for (int i = 0; i < s->nscratch; i++)
-        mpcrt_nbc_scratch_release(s->scratch[i]);
     if (s->has_red) mpcrt_object_release((mpcrt_object_t *)&s->red.op->obj);
     if (s->has_red && s->red.dt) mpcrt_datatype_release(s->red.dt);
     mpcrt_object_release(&s->net->obj);
     mpcrt_object_release(&s->comm->obj);
-    free(s->steps);
-    free(s->scratch);
-    free(s->pending);
-    free(s);
+    give(s);
 }
 
 int mpcrt_nbc_local(const mpcrt_nbc_t *s, int i)
@@ -150,7 +248,17 @@ void *mpcrt_nbc_scratch(mpcrt_nbc_t *s, MPI_Count count, mpcrt_datatype_t *dt)
     }
     MPI_Aint extent = mpcrt_datatype_extent(dt), true_extent = mpcrt_datatype_true_extent(dt);
     MPI_Count bytes = count > 0 ? (count - 1) * (extent > 0 ? extent : 0) + true_extent : 0;
-    char *raw = mpcrt_nbc_scratch_alloc((size_t)(bytes > 0 ? bytes : 1));
+    size_t want = (size_t)(bytes > 0 ? bytes : 1);
+    char *raw = NULL;
+    for (int i = 0; i < s->nspare && !raw; i++) { /* a kept buffer that fits, not much larger */
+        size_t have = mpcrt_nbc_scratch_size(s->spare[i]);
+        if (have >= want && have <= 4 * want) {
+            raw = s->spare[i];
+            s->spare[i] = s->spare[--s->nspare];
+        }
+    }
+    if (!raw)
+        raw = mpcrt_nbc_scratch_alloc(want);
     if (!raw) {
         s->build_error = MPI_ERR_NO_MEM;
         return NULL;

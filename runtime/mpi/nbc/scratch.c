@@ -53,6 +53,16 @@ void *mpcrt_nbc_scratch_alloc(size_t bytes)
     return raw + HEADER_BYTES;
 }
 
+size_t mpcrt_nbc_scratch_size(const void *buf)
+{
+    return *(const size_t *)((const char *)buf - HEADER_BYTES);
+}
+
+bool mpcrt_nbc_scratch_small(const void *buf)
+{
+    return mpcrt_nbc_scratch_size(buf) < CACHE_MIN_BYTES;
+}
+
 void mpcrt_nbc_scratch_release(void *buf)
 {
     if (!buf)
