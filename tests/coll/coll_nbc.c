@@ -4,6 +4,7 @@
  * MPI_Iallreduce that completes while its rank computes without calling MPI. */
 #include "coll_check.h"
 
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -131,6 +132,46 @@ int main(int argc, char **argv)
         busy_ms(20);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
     CHECK(s == n, "iallreduce while computing: %ld", s);
+
+    /* Schedules and their small scratch buffers are reused (runtime/mpi/nbc/sched.c's per-VP pools): sizes
+     * that grow and shrink, so that a kept buffer fits some calls and not others, and more requests in flight
+     * than a pool keeps. */
+    {
+        enum { INFLIGHT = 40, MAXC = 3000 };
+        static const int counts[] = {1, 1000, 3000, 200, 2999, 7, 1024};
+        long *a = malloc(sizeof *a * MAXC), *r = calloc((size_t)INFLIGHT * MAXC, sizeof *r);
+        MPI_Request reqs[INFLIGHT];
+        for (int round = 0; round < 3; round++) {
+            for (int k = 0; k < INFLIGHT; k++) {
+                int c = counts[(k + round) % 7];
+                for (int i = 0; i < c; i++)
+                    a[i] = (long)me * i + k;
+                MPI_Iallreduce(a, r + (size_t)k * MAXC, c, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &reqs[k]);
+                MPI_Wait(&reqs[k], MPI_STATUS_IGNORE);
+            }
+            long bad = 0;
+            for (int k = 0; k < INFLIGHT; k++) {
+                int c = counts[(k + round) % 7];
+                for (int i = 0; i < c; i++)
+                    bad += r[(size_t)k * MAXC + i] != (long)n * (n - 1) / 2 * i + (long)n * k;
+            }
+            CHECK(bad == 0, "reused schedules, round %d: %ld wrong elements", round, bad);
+            for (int k = 0; k < INFLIGHT; k++) /* in flight together: more than a pool keeps */
+                MPI_Iallreduce(MPI_IN_PLACE, r + (size_t)k * MAXC, counts[k % 7], MPI_LONG, MPI_SUM,
+                               MPI_COMM_WORLD, &reqs[k]);
+            MPI_Waitall(INFLIGHT, reqs, MPI_STATUSES_IGNORE);
+            bad = 0;
+            for (int k = 0; k < INFLIGHT; k++)
+                for (int i = 0; i < counts[k % 7]; i++) {
+                    long before = counts[(k + round) % 7] > i ? (long)n * (n - 1) / 2 * i + (long)n * k : 0;
+                    bad += r[(size_t)k * MAXC + i] != (long)n * before;
+                }
+            CHECK(bad == 0, "in-place schedules in flight together, round %d: %ld wrong elements", round, bad);
+            memset(r, 0, sizeof *r * INFLIGHT * MAXC);
+        }
+        free(a);
+        free(r);
+    }
 
     /* Neighborhood: a periodic ring, left and right neighbors. */
     MPI_Comm ring;
