@@ -11,7 +11,9 @@
  *   overlap_osu % = max(0, 100 - 100 * (t_ovl - t_comp_in_ovl) / t_comm)
  * Two settings: `all` (every rank computes: with one rank per core no core is free for progress) and
  * `one` (only rank 0 computes: the other ranks wait in MPI_Wait, so their cores are free to progress rank
- * 0's part too; the ratio then says whether a computing rank's collective moves without it).
+ * 0's part too; the ratio then says whether a computing rank's collective moves without it). With one rank
+ * per core, `one` leaves the free core the copies both cores share in t_comm: a collective that is only
+ * memory work cannot pass 2 - W1/t_comm (W1: t_comm on one core), whatever the library does.
  * Prints "overlap-COLL-SETTING BYTES PERCENT" (Taboada), "osu-overlap-COLL-SETTING BYTES PERCENT" and
  * "COLL BYTES USEC" (t_comm) from rank 0, or
  * "unsupported" when MPI_Iallreduce reports an error.
