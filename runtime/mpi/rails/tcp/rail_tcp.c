@@ -183,7 +183,7 @@ static int tcp_open(int me, int nprocs, char *card, size_t card_size)
         return rc;
     listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
-        listen(listen_fd, 128) != 0)
+        listen(listen_fd, SOMAXCONN) != 0) /* many processes may connect to one at once */
         return -errno;
     socklen_t len = sizeof sa;
     getsockname(listen_fd, (struct sockaddr *)&sa, &len);
