@@ -125,7 +125,8 @@ struct omp_taskgroup {
 };
 
 struct omp_task {
-    omp_task_t *parent;
+    /* Whole cache lines: the implicit tasks of a team are an array, each written by its own thread. */
+    _Alignas(OMP_CACHE_LINE) omp_task_t *parent;
     omp_taskgroup_t *taskgroup; /* innermost taskgroup while it runs (starts as member_of) */
     omp_taskgroup_t *member_of; /* the taskgroup this task belongs to (counted in its pending) */
     omp_team_t *team;
@@ -240,6 +241,7 @@ struct omp_thread {
     _Alignas(OMP_CACHE_LINE) _Atomic(mpcrt_waiter_t *) sleeper;
     /* Fork: the master bumps go; the worker runs a region when it changes. */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t go;
+    unsigned long go_region; /* the team's region number, written with go */
     uint64_t go_seen;
     unsigned long last_region; /* workers: the region they last worked in */
     omp_team_t *home_team;    /* workers: the team that owns them */
@@ -249,7 +251,6 @@ struct omp_thread {
     omp_task_t initial_task;
     omp_team_t *initial_team; /* the team of one that an initial thread belongs to */
     _Atomic int *cg_busy;     /* threads busy in the contention group (thread_limit-var) */
-    _Atomic int cg_own;
     int team_num, num_teams;  /* teams construct on the host */
     uintptr_t *next_par_reductions; /* GOMP_parallel_reductions: handed to the next fork */
     bool in_target;
@@ -258,6 +259,9 @@ struct omp_thread {
     /* Task-free list (recycled explicit task blocks of the default size). */
     omp_task_t *free_tasks;
     int nfree_tasks;
+    /* Counted at every fork and join of the group: on a line of its own, away from the fields above
+     * that the workers read at each region start. */
+    _Alignas(OMP_CACHE_LINE) _Atomic int cg_own;
 };
 
 struct omp_team {
@@ -274,9 +278,7 @@ struct omp_team {
     int *worker_vp;            /* VP each worker ULT lives on (-1: not started) */
     omp_team_t *next_cached;   /* the master's list of reusable teams */
     omp_thread_t *owner;       /* the thread whose cache holds this team */
-    bool in_use;
     omp_task_t *saved_task;    /* the encountering task */
-    _Atomic unsigned long region; /* forks so far; a worker helps with tasks of its own region only */
     void (*fn)(void *);
     void *data;
     omp_icv_t child_icv;       /* ICVs of the implicit tasks */
@@ -288,6 +290,7 @@ struct omp_team {
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_arrived;
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_gen;
     _Alignas(OMP_CACHE_LINE) _Atomic unsigned join_arrived;
+    bool in_use;               /* here, not above: it changes at every fork and join */
     _Atomic int nsleeping;
     _Atomic bool cancelled;    /* the parallel region was cancelled */
     /* Worksharing */
@@ -295,6 +298,7 @@ struct omp_team {
     omp_ws_t ws_ring[OMP_WS_RING];
     /* Tasks (core/task.c) */
     _Alignas(OMP_CACHE_LINE) _Atomic int task_lock;
+    _Atomic unsigned long region; /* forks so far; a worker helps with tasks of its own region only */
     omp_taskq_t queue;
     _Atomic long tasks_queued;
     _Atomic long tasks_pending;

@@ -50,6 +50,13 @@ void omp_places_of_cores(int first_vp, int count, int *part_first, int *part_len
 static int *part_first_of(omp_team_t *team) { return team->thread_place + team->capacity; }
 static int *part_len_of(omp_team_t *team) { return team->thread_place + 2 * team->capacity; }
 
+/* Stores only a change: workers read these at each region start (team.c, SET_IF_CHANGED). */
+static void put(int *slot, int value)
+{
+    if (*slot != value)
+        *slot = value;
+}
+
 void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
 {
     unsigned n = team->nthreads;
@@ -62,9 +69,9 @@ void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
     }
     if (bind == OMP_BIND_FALSE || P == 0) {
         for (unsigned i = 0; i < n; i++) {
-            place[i] = -1;
-            pfirst[i] = first;
-            plen[i] = len;
+            put(&place[i], -1);
+            put(&pfirst[i], first);
+            put(&plen[i], len);
         }
         return;
     }
@@ -77,9 +84,9 @@ void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
             mi = k;
     if (bind == OMP_BIND_PRIMARY) {
         for (unsigned i = 0; i < n; i++) {
-            place[i] = (first + mi) % P;
-            pfirst[i] = first;
-            plen[i] = len;
+            put(&place[i], (first + mi) % P);
+            put(&pfirst[i], first);
+            put(&plen[i], len);
         }
         return;
     }
@@ -88,9 +95,9 @@ void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
         int base = len / (int)n, extra = len % (int)n, start = mi;
         for (unsigned i = 0; i < n; i++) {
             int size = base + ((int)i < extra ? 1 : 0);
-            place[i] = (first + start) % P;
-            pfirst[i] = (first + start) % P;
-            plen[i] = size;
+            put(&place[i], (first + start) % P);
+            put(&pfirst[i], (first + start) % P);
+            put(&plen[i], size);
             start += size;
         }
         return;
@@ -104,16 +111,16 @@ void omp_assign_places(omp_thread_t *master, omp_team_t *team, int bind)
         if ((int)n <= len)
             count = 1;
         for (int c = 0; c < count && i < n; c++, i++) {
-            place[i] = (first + (mi + k) % len) % P;
+            put(&place[i], (first + (mi + k) % len) % P);
             bool own_partition = bind == OMP_BIND_SPREAD;
-            pfirst[i] = own_partition ? place[i] : first;
-            plen[i] = own_partition ? 1 : len;
+            put(&pfirst[i], own_partition ? place[i] : first);
+            put(&plen[i], own_partition ? 1 : len);
         }
     }
     for (; i < n; i++) {
-        place[i] = place[i % (unsigned)len];
-        pfirst[i] = first;
-        plen[i] = len;
+        put(&place[i], place[i % (unsigned)len]);
+        put(&pfirst[i], first);
+        put(&plen[i], len);
     }
 }
 

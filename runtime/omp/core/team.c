@@ -15,17 +15,42 @@ extern __thread intptr_t __mpc_priv_delta __attribute__((tls_model("initial-exec
  * them for its whole life. 0 is never used (thread 0 is the encountering thread, with its own copy). */
 static _Atomic int next_priv_key = 1;
 
+/* The fork writes a field only when its value changes. A team is reused region after region with the
+ * same values, and a worker reads them at each start: a line the master did not write stays in both
+ * cores' caches, where a rewrite of the same value would cost the worker a miss per line. */
+#define SET_IF_CHANGED(lhs, value)                                                                         \
+    do {                                                                                                   \
+        __typeof__(lhs) v_ = (value);                                                                      \
+        if ((lhs) != v_)                                                                                   \
+            (lhs) = v_;                                                                                    \
+    } while (0)
+
+static void zero_if_set(_Atomic uint64_t *word)
+{
+    if (atomic_load_explicit(word, memory_order_relaxed) != 0)
+        atomic_store_explicit(word, 0, memory_order_relaxed);
+}
+
+static void *alloc_lines(size_t bytes)
+{
+    size_t size = (bytes + OMP_CACHE_LINE - 1) / OMP_CACHE_LINE * OMP_CACHE_LINE;
+    void *p = omp_malloc_aligned(OMP_CACHE_LINE, size);
+    memset(p, 0, size);
+    return p;
+}
+
 static omp_team_t *team_alloc(unsigned capacity)
 {
     omp_team_t *team = omp_malloc_aligned(OMP_CACHE_LINE, sizeof *team);
     memset(team, 0, sizeof *team);
     team->capacity = capacity;
     team->priv_key_base = atomic_fetch_add_explicit(&next_priv_key, (int)capacity, memory_order_relaxed);
-    team->threads = calloc(capacity, sizeof *team->threads);
+    team->threads = alloc_lines(sizeof *team->threads * capacity);
     team->worker_ults = calloc(capacity, sizeof *team->worker_ults);
     team->worker_vp = malloc(sizeof(int) * capacity);
-    team->thread_place = malloc(sizeof(int) * 3 * capacity); /* place, partition first, length */
-    team->implicit = calloc(capacity, sizeof *team->implicit);
+    /* Lines of their own: the master writes threads[0] and the places only when they change. */
+    team->thread_place = alloc_lines(sizeof(int) * 3 * capacity); /* place, partition first, length */
+    team->implicit = alloc_lines(sizeof *team->implicit * capacity);
     team->worker_states = omp_malloc_aligned(OMP_CACHE_LINE, sizeof(omp_thread_t) * capacity);
     memset(team->worker_states, 0, sizeof(omp_thread_t) * capacity);
     if (!team->threads || !team->worker_ults || !team->worker_vp || !team->thread_place || !team->implicit)
@@ -106,6 +131,7 @@ static void release_children(omp_team_t *team, unsigned i)
         omp_thread_t *w = team->threads[c];
         /* release: the team's region fields, written before, are visible to the worker (and, through
          * its own release, to its children). */
+        w->go_region = atomic_load_explicit(&team->region, memory_order_relaxed);
         atomic_fetch_add_explicit(&w->go, 1, memory_order_release);
         omp_wake(w);
     }
@@ -157,7 +183,7 @@ static void run_region(omp_thread_t *w, omp_team_t *team)
     w->task = task;
     team->fn(team->data);
     w->task = &w->initial_task;
-    w->last_region = atomic_load_explicit(&team->region, memory_order_relaxed);
+    w->last_region = w->go_region; /* team->region, without reading the line the fork wrote */
     /* Read before arriving: once everyone arrived, the master may start the next region. */
     omp_thread_t *master = team->threads[0];
     unsigned others = team->nthreads - 1;
@@ -243,11 +269,16 @@ static void team_shutdown(omp_team_t *team)
 static void reset_ws_ring(omp_team_t *team)
 {
     for (long i = 0; i < OMP_WS_RING; i++) {
+        /* Unused slots keep their values: no store, so their lines stay shared (see SET_IF_CHANGED). */
         omp_ws_t *ws = &team->ws_ring[i];
-        atomic_store_explicit(&ws->ready_seq, i - OMP_WS_RING, memory_order_relaxed);
-        atomic_store_explicit(&ws->claimed_seq, i - OMP_WS_RING, memory_order_relaxed);
-        atomic_store_explicit(&ws->free_for, i, memory_order_relaxed);
-        atomic_store_explicit(&ws->left, 0, memory_order_relaxed);
+        if (atomic_load_explicit(&ws->ready_seq, memory_order_relaxed) != i - OMP_WS_RING)
+            atomic_store_explicit(&ws->ready_seq, i - OMP_WS_RING, memory_order_relaxed);
+        if (atomic_load_explicit(&ws->claimed_seq, memory_order_relaxed) != i - OMP_WS_RING)
+            atomic_store_explicit(&ws->claimed_seq, i - OMP_WS_RING, memory_order_relaxed);
+        if (atomic_load_explicit(&ws->free_for, memory_order_relaxed) != i)
+            atomic_store_explicit(&ws->free_for, i, memory_order_relaxed);
+        if (atomic_load_explicit(&ws->left, memory_order_relaxed) != 0)
+            atomic_store_explicit(&ws->left, 0, memory_order_relaxed);
     }
 }
 
@@ -381,36 +412,40 @@ void omp_team_fork(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned n
     omp_team_t *parent = thr->ts.team;
     omp_team_t *team = take_team(thr, n);
     team->in_use = true;
-    team->nthreads = n;
-    team->level = parent->level + 1;
-    team->active_level = parent->active_level + (n > 1 ? 1 : 0);
-    team->parent_team = parent;
-    team->parent_num = thr->ts.num;
-    team->saved = thr->ts;
-    team->saved_task = thr->task;
-    team->master = thr;
-    team->threads[0] = thr;
-    team->fn = fn;
-    team->data = data;
-    team->priv_delta = encountering_priv_delta(thr);
-    team->par_reductions.array = thr->next_par_reductions;
-    team->par_reductions.next = NULL;
-    thr->next_par_reductions = NULL;
+    SET_IF_CHANGED(team->nthreads, n);
+    SET_IF_CHANGED(team->level, parent->level + 1);
+    SET_IF_CHANGED(team->active_level, parent->active_level + (n > 1 ? 1 : 0));
+    SET_IF_CHANGED(team->parent_team, parent);
+    SET_IF_CHANGED(team->parent_num, thr->ts.num);
+    if (memcmp(&team->saved, &thr->ts, sizeof thr->ts) != 0)
+        team->saved = thr->ts;
+    SET_IF_CHANGED(team->saved_task, thr->task);
+    SET_IF_CHANGED(team->master, thr);
+    SET_IF_CHANGED(team->threads[0], thr);
+    SET_IF_CHANGED(team->fn, fn);
+    SET_IF_CHANGED(team->data, data);
+    SET_IF_CHANGED(team->priv_delta, encountering_priv_delta(thr));
+    SET_IF_CHANGED(team->par_reductions.array, thr->next_par_reductions);
+    SET_IF_CHANGED(team->par_reductions.next, NULL);
+    SET_IF_CHANGED(thr->next_par_reductions, NULL);
 
     /* ICVs of the implicit tasks: the encountering task's, with the per-level list entries. */
-    omp_icv_t *icv = &team->child_icv;
-    *icv = thr->task->icv;
+    omp_icv_t child_icv = thr->task->icv;
     if ((int)team->level < omp_global.nthreads_list_len)
-        icv->nthreads = omp_global.nthreads_list[team->level];
-    int bind = (flags & 7) ? (int)(flags & 7) : icv->bind;
+        child_icv.nthreads = omp_global.nthreads_list[team->level];
+    int bind = (flags & 7) ? (int)(flags & 7) : child_icv.bind;
     if ((int)team->level < omp_global.bind_list_len)
-        icv->bind = omp_global.bind_list[team->level];
+        child_icv.bind = omp_global.bind_list[team->level];
+    omp_icv_t *icv = &team->child_icv;
+    if (memcmp(icv, &child_icv, sizeof child_icv) != 0)
+        *icv = child_icv;
 
-    atomic_store_explicit(&team->bar_arrived, 0, memory_order_relaxed);
-    atomic_store_explicit(&team->bar_gen, 0, memory_order_relaxed);
+    zero_if_set(&team->bar_arrived);
+    zero_if_set(&team->bar_gen);
     atomic_store_explicit(&team->join_arrived, 0, memory_order_relaxed);
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
-    atomic_store_explicit(&team->single_count, 0, memory_order_relaxed);
+    if (atomic_load_explicit(&team->single_count, memory_order_relaxed) != 0)
+        atomic_store_explicit(&team->single_count, 0, memory_order_relaxed);
     reset_ws_ring(team);
     omp_spin_lock(&team->task_lock);
     /* Under the task lock: a helper that sees the old region under this lock cannot take a task of
