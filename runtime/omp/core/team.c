@@ -18,11 +18,11 @@ static _Atomic int next_priv_key = 1;
 /* The fork writes a field only when its value changes. A team is reused region after region with the
  * same values, and a worker reads them at each start: a line the master did not write stays in both
  * cores' caches, where a rewrite of the same value would cost the worker a miss per line. */
-#define SET_IF_CHANGED(lhs, value)                                                                         \
-    do {                                                                                                   \
-        __typeof__(lhs) v_ = (value);                                                                      \
-        if ((lhs) != v_)                                                                                   \
-            (lhs) = v_;                                                                                    \
+#define SET_IF_CHANGED(lhs, value)                                                                           \
+    do {                                                                                                     \
+        __typeof__(lhs) v_ = (value);                                                                        \
+        if ((lhs) != v_)                                                                                     \
+            (lhs) = v_;                                                                                      \
     } while (0)
 
 static void zero_if_set(_Atomic uint64_t *word)
