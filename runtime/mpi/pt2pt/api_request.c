@@ -43,13 +43,26 @@ static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
     return error;
 }
 
-/* Reports an error a completed request carried; peer is the request's, read before finish freed it. */
-static int request_error(const char *fn, int error, int peer)
+/* What a failed request needs to be reported after finish freed it: its peer and communicator. */
+typedef struct {
+    int peer;
+    MPI_Comm comm;
+} origin_t;
+
+static origin_t origin_of(const mpcrt_request_t *req)
 {
-    if (error == MPI_ERR_PROC_ABORTED && peer >= 0)
-        return mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "the process of rank %d (the request's peer) ended",
-                               peer);
-    return mpcrt_mpi_error(MPI_COMM_WORLD, fn, error, "request failed");
+    /* MPI 4.0 section 9.3: a completion call raises the error on the request's communicator; requests without
+     * one (generalized requests) on MPI_COMM_WORLD, as before. */
+    return (origin_t){req->peer, req->comm ? (MPI_Comm)req->comm->obj.handle : MPI_COMM_WORLD};
+}
+
+/* Reports an error a completed request carried. */
+static int request_error(const char *fn, int error, origin_t from)
+{
+    if (error == MPI_ERR_PROC_ABORTED && from.peer >= 0)
+        return mpcrt_mpi_error(from.comm, fn, error, "the process of rank %d (the request's peer) ended",
+                               from.peer);
+    return mpcrt_mpi_error(from.comm, fn, error, "request failed");
 }
 
 static bool is_null_or_inactive(MPI_Request handle, mpcrt_request_t **req)
@@ -75,9 +88,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     mpcrt_request_wait(req);
-    int peer = req->peer;
+    origin_t from = origin_of(req);
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Wait", error, peer);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Wait", error, from);
 }
 MPCRT_PMPI_ALIAS(Wait)
 
@@ -98,9 +111,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *flag = mpcrt_request_done(req);
     if (!*flag)
         return MPI_SUCCESS;
-    int peer = req->peer;
+    origin_t from = origin_of(req);
     int error = finish(request, req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Test", error, peer);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error("MPI_Test", error, from);
 }
 MPCRT_PMPI_ALIAS(Test)
 
@@ -149,6 +162,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     if (count < 0)
         return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Waitall", MPI_ERR_COUNT, "negative count %d", count);
     int failed = 0;
+    MPI_Comm failed_comm = MPI_COMM_WORLD; /* the first failed request's */
     for (int i = 0; i < count; i++) {
         mpcrt_request_t *req;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -161,14 +175,15 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
             continue;
         }
         mpcrt_request_wait(req);
+        origin_t from = origin_of(req);
         int error = finish(&requests[i], req, st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = error; /* only read by the caller when we return MPI_ERR_IN_STATUS */
-        if (error != MPI_SUCCESS)
-            failed = error;
+        if (error != MPI_SUCCESS && !failed++)
+            failed_comm = from.comm;
     }
     if (failed)
-        return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Waitall", MPI_ERR_IN_STATUS, "a request failed");
+        return mpcrt_mpi_error(failed_comm, "MPI_Waitall", MPI_ERR_IN_STATUS, "a request failed");
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Waitall)
@@ -215,9 +230,9 @@ static int any(const char *fn, int count, MPI_Request requests[], int *index, in
         *flag = 1;
     *index = first;
     mpcrt_request_t *req = lookup(requests[first]);
-    int peer = req->peer;
+    origin_t from = origin_of(req);
     int error = finish(&requests[first], req, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error(fn, error, peer);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : request_error(fn, error, from);
 }
 
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
@@ -248,20 +263,22 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
         mpcrt_yield();
     }
     int n = 0, failed = 0;
+    MPI_Comm failed_comm = MPI_COMM_WORLD; /* the first failed request's */
     for (int i = 0; i < incount; i++) {
         mpcrt_request_t *req;
         if (is_null_or_inactive(requests[i], &req) || !mpcrt_request_done(req))
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         indices[n++] = i;
+        origin_t from = origin_of(req);
         int error = finish(&requests[i], req, st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = error;
-        if (error != MPI_SUCCESS)
-            failed = 1;
+        if (error != MPI_SUCCESS && !failed++)
+            failed_comm = from.comm;
     }
     *outcount = n;
-    return failed ? mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_IN_STATUS, "a request failed") : MPI_SUCCESS;
+    return failed ? mpcrt_mpi_error(failed_comm, fn, MPI_ERR_IN_STATUS, "a request failed") : MPI_SUCCESS;
 }
 
 int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])

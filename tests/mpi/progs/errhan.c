@@ -1,7 +1,8 @@
 /* Error handlers and error codes, every rank on its own: predefined handlers, MPI_ERRORS_RETURN and the
  * error class of invalid arguments, user handlers (arguments, inheritance by MPI_Comm_dup and
  * MPI_Comm_split, lifetime after MPI_Errhandler_free), handlers local to each rank, errors without a
- * communicator (MPI_COMM_SELF), user-defined classes, codes and strings, the deprecated MPI-1 names. */
+ * communicator (MPI_COMM_SELF), user-defined classes, codes and strings, the deprecated MPI-1 names, and
+ * errors of completed requests raised on the request's communicator. */
 #include "check_errors.h"
 
 #include <mpcrt.h>
@@ -252,6 +253,60 @@ static void user_codes(int rank)
     CHECK_OK(MPI_Errhandler_free(&eh));
 }
 
+/* A failed request is reported by MPI_Wait/Test/Waitany/Waitall/Waitsome through the handler of the request's
+ * communicator, not MPI_COMM_WORLD's (MPI 4.0 section 9.3). Pairs of ranks; a truncated receive fails. */
+static void request_errors(int rank, int size)
+{
+    int peer = rank ^ 1;
+    MPI_Comm dup;
+    MPI_Errhandler eh;
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_OK(MPI_Comm_create_errhandler(count_handler, &eh));
+    CHECK_OK(MPI_Comm_set_errhandler(dup, eh));
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)); /* a wrong target kills the job */
+    int two[2] = {rank, rank}, one[3] = {-1, -1, -7};
+    for (int variant = 0; variant < 5 && peer < size; variant++) {
+        MPI_Request req, sreq;
+        MPI_Status st;
+        calls = 0;
+        last_comm = MPI_COMM_NULL;
+        CHECK_OK(MPI_Irecv(one, 1, MPI_INT, peer, variant, dup, &req));
+        CHECK_OK(MPI_Isend(two, 2, MPI_INT, peer, variant, dup, &sreq));
+        int rc, index = -1, flag = 0, outcount = 0;
+        switch (variant) {
+        case 0:
+            rc = MPI_Wait(&req, &st);
+            break;
+        case 1:
+            do
+                rc = MPI_Test(&req, &flag, &st);
+            while (rc == MPI_SUCCESS && !flag);
+            break;
+        case 2:
+            rc = MPI_Waitany(1, &req, &index, &st);
+            CHECK(index == 0);
+            break;
+        case 3:
+            rc = MPI_Waitall(1, &req, &st);
+            CHECK(st.MPI_ERROR == MPI_ERR_TRUNCATE);
+            break;
+        default:
+            rc = MPI_Waitsome(1, &req, &outcount, &index, &st);
+            CHECK(outcount == 1 && index == 0 && st.MPI_ERROR == MPI_ERR_TRUNCATE);
+            break;
+        }
+        int cls;
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == (variant >= 3 ? MPI_ERR_IN_STATUS : MPI_ERR_TRUNCATE));
+        CHECK(calls == 1 && last_comm == dup);
+        CHECK(req == MPI_REQUEST_NULL && one[0] == peer && one[1] == -1);
+        CHECK_OK(MPI_Wait(&sreq, MPI_STATUS_IGNORE));
+    }
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Errhandler_free(&eh));
+    CHECK_OK(MPI_Comm_free(&dup));
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -263,6 +318,7 @@ int main(int argc, char **argv)
     user_handlers(rank, size);
     self_errors();
     user_codes(rank);
+    request_errors(rank, size);
     MPI_Finalize();
     return 0;
 }
