@@ -61,13 +61,15 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) M
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) MPCRT_API;
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
                 MPI_Status *status) MPCRT_API;
-int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) MPCRT_API;
+/* Status arrays are declared as pointers (the same type to C): MPI_STATUSES_IGNORE is (MPI_Status *)1, and gcc 12
+ * warns (-Wstringop-overflow) when an array parameter receives it. */
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) MPCRT_API;
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                MPI_Status array_of_statuses[]) MPCRT_API;
+                MPI_Status *array_of_statuses) MPCRT_API;
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                 MPI_Status array_of_statuses[]) MPCRT_API;
+                 MPI_Status *array_of_statuses) MPCRT_API;
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                 MPI_Status array_of_statuses[]) MPCRT_API;
+                 MPI_Status *array_of_statuses) MPCRT_API;
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) MPCRT_API;
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) MPCRT_API;
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
@@ -1192,13 +1194,13 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) MPCRT_API;
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
                  MPI_Status *status) MPCRT_API;
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) MPCRT_API;
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) MPCRT_API;
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[]) MPCRT_API;
+                 MPI_Status *array_of_statuses) MPCRT_API;
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[]) MPCRT_API;
+                  MPI_Status *array_of_statuses) MPCRT_API;
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[]) MPCRT_API;
+                  MPI_Status *array_of_statuses) MPCRT_API;
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) MPCRT_API;
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) MPCRT_API;
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
