@@ -123,11 +123,16 @@ int mpcrt_handle_register_predefined(mpcrt_object_t *obj, mpcrt_obj_kind_t kind,
  * erroneous). A pending operation that outlives the call takes a reference with mpcrt_object_retain. */
 static inline mpcrt_object_t *mpcrt_handle_lookup(mpcrt_obj_kind_t kind, int handle)
 {
+    const mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
+    /* Builtin handles first (MPI_COMM_WORLD, MPI_INT...: the latency path names them on every call). A slot of
+     * this kind's table holds an object of this kind whose handle is builtin, so an equal handle proves the
+     * object kind and the handle kind at once; anything else takes the checks below. relaxed: as below. */
+    mpcrt_object_t *obj = atomic_load_explicit(&t->predefined[0][(unsigned)handle & 0xffu], memory_order_relaxed);
+    if (obj && obj->handle == handle)
+        return obj;
     if (mpcrt_handle_obj_kind(handle) != (unsigned)kind)
         return NULL;
-    const mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
     unsigned hk = mpcrt_handle_kind(handle);
-    mpcrt_object_t *obj;
     if (hk == MPCRT_HANDLE_INDIRECT) {
         unsigned index = mpcrt_handle_index(handle);
         /* acquire: pairs with the release that published the chunk (its slots are initialized). */
