@@ -61,8 +61,6 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) M
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) MPCRT_API;
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
                 MPI_Status *status) MPCRT_API;
-/* Status arrays are declared as pointers (the same type to C): MPI_STATUSES_IGNORE is (MPI_Status *)1, and gcc 12
- * warns (-Wstringop-overflow) when an array parameter receives it. */
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) MPCRT_API;
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                 MPI_Status *array_of_statuses) MPCRT_API;
