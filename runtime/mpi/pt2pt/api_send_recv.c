@@ -60,8 +60,8 @@ static inline __attribute__((always_inline)) int send_blocking(const char *fn, c
                                                                MPI_Datatype type, int dest, int tag,
                                                                MPI_Comm comm_handle, mpcrt_send_mode_t mode)
 {
-    mpcrt_comm_t *comm;
-    mpcrt_datatype_t *dt;
+    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
+    mpcrt_datatype_t *dt = NULL;
     int rc = check(fn, comm_handle, &comm, type, &dt, count, dest, tag, false);
     if (rc)
         return rc;
@@ -129,8 +129,8 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
                                                                MPI_Datatype type, int source, int tag,
                                                                MPI_Comm comm_handle, MPI_Status *status)
 {
-    mpcrt_comm_t *comm;
-    mpcrt_datatype_t *dt;
+    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
+    mpcrt_datatype_t *dt = NULL;
     int rc = check(fn, comm_handle, &comm, type, &dt, count, source, tag, true);
     if (rc)
         return rc;
@@ -172,8 +172,8 @@ mpcrt_request_t *mpcrt_pt2pt_new_request(const char *fn, bool receiving, const v
                                          MPI_Datatype type, int peer, int tag, MPI_Comm comm_handle,
                                          mpcrt_send_mode_t mode, int *rc)
 {
-    mpcrt_comm_t *comm;
-    mpcrt_datatype_t *dt;
+    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
+    mpcrt_datatype_t *dt = NULL;
     *rc = check(fn, comm_handle, &comm, type, &dt, count, peer, tag, receiving);
     if (*rc)
         return NULL;
