@@ -137,12 +137,15 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
     mpcrt_request_t req;
     memset(&req, 0, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_RECV;
+    req.inline_ok = true;
     req.owner = mpcrt_ult_self();
     describe(&req, buf, count, dt, comm, source, tag, MPCRT_SEND_STANDARD);
     rc = mpcrt_pt2pt_start_recv(&req);
     if (rc)
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");
     mpcrt_request_wait(&req);
+    if (req.inline_len) /* a sender of this process left the data in the request (pt2pt.h) */
+        memcpy((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
     copy_status(status, &req.status);
     if (req.status.MPI_ERROR == MPI_ERR_TRUNCATE)
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,

@@ -270,6 +270,27 @@ static void transfer_slow(const void *sbuf, MPI_Count scount, const mpcrt_dataty
     }
 }
 
+/* Up to 8 contiguous bytes for a blocking receive go into its request (pt2pt.h, inline_ok): the receiver's
+ * waiter then finds data, status and completion in one line. False: use transfer(). */
+static inline bool transfer_inline(const void *sbuf, const mpcrt_datatype_t *sdt, mpcrt_request_t *recv,
+                                   MPI_Count bytes, MPI_Count *copied)
+{
+    if (!recv->inline_ok)
+        return false;
+    const mpcrt_datatype_t *rdt = recv->datatype;
+    MPI_Count capacity = recv->count * rdt->size;
+    MPI_Count n = bytes < capacity ? bytes : capacity;
+    if (n > (MPI_Count)sizeof recv->inline_data || !mpcrt_datatype_is_contiguous(sdt) ||
+        !mpcrt_datatype_is_contiguous(rdt))
+        return false;
+    *copied = n > 0 ? n : 0;
+    if (n > 0) {
+        memcpy(recv->inline_data, (const char *)sbuf + sdt->true_lb, (size_t)n);
+        recv->inline_len = (uint8_t)n;
+    }
+    return true;
+}
+
 static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
 {
     recv->status.MPI_SOURCE = source;
@@ -375,8 +396,9 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
         mpcrt_spin_unlock(&m->lock);
-        MPI_Count copied =
-            transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
+        MPI_Count copied;
+        if (!transfer_inline(s->buf, s->dt, recv, bytes, &copied))
+            copied = transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
         finish_recv(recv, s->me, s->tag, bytes, copied);
         return MPI_SUCCESS;
     }

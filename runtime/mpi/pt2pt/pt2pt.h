@@ -37,7 +37,13 @@ struct mpcrt_request {
      * lines between the cores, not five (the request is aligned to a line). */
     _Alignas(64) mpcrt_object_t obj;
     _Atomic int complete;
-    mpcrt_req_kind_t kind;
+    uint8_t kind; /* mpcrt_req_kind_t */
+    /* A blocking receive (its request on the waiting owner's stack, never a composite child) lets a sender of
+     * this process put up to 8 bytes in inline_data instead of the user's buffer; inline_len says how many,
+     * and the owner copies them out after the wait. The data then crosses the cores in the line the owner
+     * reads to see the completion, not in a line of its own (match.c transfer_inline). */
+    bool inline_ok;
+    uint8_t inline_len;
     mpcrt_ult_t *owner; /* woken on completion; NULL for a kernel thread (it polls) */
     MPI_Status status;
     bool persistent, active, cancelled;
@@ -51,7 +57,10 @@ struct mpcrt_request {
     void *match_queue; /* the (context, source) bin or, for MPI_ANY_SOURCE, the context's queue (match.c) */
     /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
      * child; the last child to complete gives the parent the status of children[0] and completes it. */
-    mpcrt_request_t *parent;
+    union {
+        mpcrt_request_t *parent;
+        unsigned char inline_data[8]; /* when inline_ok, see above */
+    };
     int tag;
     int peer; /* destination (send) or source (receive, may be MPI_ANY_SOURCE), as a rank of comm */
     /* Colder fields. */
@@ -118,7 +127,7 @@ static inline void mpcrt_request_complete(mpcrt_request_t *req)
     /* Read the owner and parent first: once `complete` is visible the request (maybe on the owner's stack)
      * can go. A child is only freed with its parent, which cannot complete before this child does. */
     mpcrt_ult_t *owner = req->owner;
-    mpcrt_request_t *parent = req->parent;
+    mpcrt_request_t *parent = req->inline_ok ? NULL : req->parent;
     /* release: the data copied into the receive buffer and the status are visible to the waiter. */
     atomic_store_explicit(&req->complete, 1, memory_order_release);
     if (owner)

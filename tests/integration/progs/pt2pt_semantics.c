@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rank, size, checks, failures;
 #define CHECK(cond)                                                                                        \
@@ -154,6 +155,60 @@ int main(int argc, char **argv)
     int token = rank;
     MPI_Sendrecv_replace(&token, 1, MPI_INT, next, 90, prev, 90, MPI_COMM_WORLD, &st);
     CHECK(token == prev);
+
+    /* Small blocking receives posted before their send (the partner sleeps first, which parks its ULT): a
+     * sender of this process may leave up to 8 bytes in the receive's request, which MPI_Recv copies out.
+     * Exact sizes, more than 8 bytes, truncation, a non-contiguous receive type, 0 bytes. Pairs of ranks. */
+    int partner = rank ^ 1;
+    if (partner < size) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Datatype every_other;
+        MPI_Type_vector(2, 1, 2, MPI_INT, &every_other);
+        MPI_Type_commit(&every_other);
+        for (int c = 0; c < 6; c++) {
+            int out[4] = {100 * rank + 1, 100 * rank + 2, 100 * rank + 3, 100 * rank + 4};
+            int in[5] = {-1, -1, -1, -1, -1};
+            int scount = c == 0 ? 1 : c == 1 ? 2 : c == 2 ? 3 : c == 3 ? 2 : c == 4 ? 2 : 0;
+            if (rank % 2 == 0) { /* receive first, then send back the same case */
+                int rc;
+                if (c == 0) {
+                    char byte = 0;
+                    rc = MPI_Recv(&byte, 1, MPI_CHAR, partner, 200, MPI_COMM_WORLD, &st);
+                    CHECK(rc == MPI_SUCCESS && byte == (char)(100 * partner + 1));
+                } else if (c == 3) {
+                    rc = MPI_Recv(in, 1, MPI_INT, partner, 200 + c, MPI_COMM_WORLD, &st);
+                    int cls;
+                    MPI_Error_class(rc, &cls);
+                    CHECK(cls == MPI_ERR_TRUNCATE && in[0] == 100 * partner + 1 && in[1] == -1);
+                } else if (c == 4) {
+                    rc = MPI_Recv(in, 1, every_other, partner, 200 + c, MPI_COMM_WORLD, &st);
+                    CHECK(rc == MPI_SUCCESS && in[0] == 100 * partner + 1 && in[1] == -1 &&
+                          in[2] == 100 * partner + 2 && in[3] == -1);
+                } else {
+                    rc = MPI_Recv(in, 4, MPI_INT, partner, 200 + c, MPI_COMM_WORLD, &st);
+                    MPI_Get_count(&st, MPI_INT, &count);
+                    CHECK(rc == MPI_SUCCESS && count == scount && st.MPI_SOURCE == partner &&
+                          st.MPI_TAG == 200 + c);
+                    for (int i = 0; i < 5; i++)
+                        CHECK(in[i] == (i < scount ? 100 * partner + 1 + i : -1));
+                }
+                MPI_Send(out, scount, MPI_INT, partner, 300 + c, MPI_COMM_WORLD);
+            } else {
+                usleep(2000); /* the partner's MPI_Recv is posted meanwhile */
+                if (c == 0) {
+                    char byte = (char)out[0];
+                    MPI_Send(&byte, 1, MPI_CHAR, partner, 200, MPI_COMM_WORLD);
+                } else {
+                    MPI_Send(out, scount, MPI_INT, partner, 200 + c, MPI_COMM_WORLD);
+                }
+                MPI_Recv(in, 4, MPI_INT, partner, 300 + c, MPI_COMM_WORLD, &st);
+                for (int i = 0; i < 5; i++)
+                    CHECK(in[i] == (i < scount ? 100 * partner + 1 + i : -1));
+            }
+        }
+        MPI_Type_free(&every_other);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (failures == 0)
