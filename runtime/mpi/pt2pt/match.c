@@ -41,7 +41,13 @@ typedef struct ctxq { /* one context */
 } ctxq_t;
 
 struct mpcrt_match {
-    _Atomic int lock;
+    /* The first line holds the lock and one bin, the hot bin: a sender on another core that takes the lock
+     * gets the bin of the pair in use with it (posted receives), and so does the receiver posting its next
+     * receive, so a message moves one line less each way. A new pair takes the hot bin over when it is empty
+     * (find_bin_slow), so the pair a rank talks with now is usually there. Hence a bin pointer is only good
+     * while the lock is held: every other bin lives as long as its receiver, the hot one may change pairs. */
+    _Alignas(64) _Atomic int lock;
+    bin_t hot; /* hot.ctx == NULL: not in use */
     uint64_t next_seq;
     bin_t *last_bin; /* the last bin looked up: a rank talking to one peer at a time skips the hash */
     bin_t **bins;
@@ -54,7 +60,9 @@ static MPI_Count eager_limit = -1;
 
 mpcrt_match_t *mpcrt_match_create(void)
 {
-    mpcrt_match_t *m = calloc(1, sizeof *m);
+    mpcrt_match_t *m = aligned_alloc(64, (sizeof *m + 63) / 64 * 64);
+    if (m)
+        memset(m, 0, sizeof *m);
     if (!m)
         return NULL;
     m->bin_buckets = 16;
@@ -115,6 +123,25 @@ static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
     return q;
 }
 
+/* Gives the (empty) hot bin to a new pair: out of its old hash chain, into the new one. */
+static bin_t *rekey_hot(mpcrt_match_t *m, ctxq_t *q, uint64_t key)
+{
+    bin_t *hot = &m->hot;
+    if (hot->ctx) {
+        for (bin_t **at = &m->bins[hash64(hot->key, m->bin_buckets)]; *at; at = &(*at)->hash_next)
+            if (*at == hot) {
+                *at = hot->hash_next;
+                break;
+            }
+        m->nbins--;
+    }
+    size_t b = hash64(key, m->bin_buckets);
+    *hot = (bin_t){.key = key, .ctx = q, .hash_next = m->bins[b]};
+    m->bins[b] = hot;
+    m->nbins++;
+    return hot;
+}
+
 static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t context, int source,
                                                         bool create)
 {
@@ -128,6 +155,8 @@ static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t
     ctxq_t *q = find_ctx(m, context, true);
     if (!q)
         return NULL;
+    if (!m->hot.posted_head && !m->hot.unexp_head) /* nothing refers to an empty bin: re-key it */
+        return m->last_bin = rekey_hot(m, q, key);
     if (m->nbins >= 2 * m->bin_buckets) {
         size_t buckets = m->bin_buckets * 4;
         bin_t **table = calloc(buckets, sizeof *table);
@@ -161,6 +190,8 @@ static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t
 static inline bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bool create)
 {
     uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
+    if (m->hot.key == key && m->hot.ctx)
+        return &m->hot; /* in the lock's line */
     if (m->last_bin && m->last_bin->key == key)
         return m->last_bin; /* bins live as long as their receiver: the pointer stays valid */
     return find_bin_slow(m, context, source, create);
@@ -426,8 +457,17 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
     describe_message(msg, bin, s, bytes, true);
     mpcrt_spin_lock(&m->lock);
     recv = take_posted(m, s->context, s->me, s->tag);
-    if (!recv)
+    if (!recv) {
+        /* Look the bin up again: while the lock was free, an empty hot bin may have gone to another pair. */
+        bin = find_bin(m, s->context, s->me, true);
+        if (!bin) {
+            mpcrt_spin_unlock(&m->lock);
+            free_message(msg);
+            return MPI_ERR_NO_MEM;
+        }
+        msg->bin = bin;
         enqueue_unexpected(bin, msg);
+    }
     mpcrt_spin_unlock(&m->lock);
     if (recv)
         deliver(msg, recv); /* from the cell: the same bytes as the user's buffer */
