@@ -1,6 +1,7 @@
 /* MPI API: completing requests (wait/test, any/some/all), persistent requests, cancel, free, status
  * queries, probes and matched probes, generalized requests. */
 #include "api_pt2pt.h"
+#include "../rails/rail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -398,16 +399,43 @@ typedef struct {
     MPI_Status *status;
     bool take;
     void *message;
+    unsigned lost_count; /* mpcrt_rails_lost_count when the probe started */
+    bool lost;           /* the probe cannot succeed: its source's process (or, for MPI_ANY_SOURCE, a process
+                          * of the communicator) ended */
 } probe_t;
+
+static probe_t probe_start(mpcrt_comm_t *comm, int source, int tag, MPI_Status *status, bool take)
+{
+    return (probe_t){comm, mpcrt_mpi_self()->match, source, tag, status, take, NULL,
+                     atomic_load_explicit(&mpcrt_rails_lost_count, memory_order_relaxed), false};
+}
+
+static int probe_lost(const char *fn, MPI_Comm comm, int source)
+{
+    if (source != MPI_ANY_SOURCE)
+        return mpcrt_mpi_error(comm, fn, MPI_ERR_PROC_ABORTED, "the process of rank %d ended", source);
+    return mpcrt_mpi_error(comm, fn, MPI_ERR_PROC_ABORTED,
+                           "a process of the communicator ended while the probe waited");
+}
 
 /* A wait_until predicate may be evaluated again after it returned true (by the VP's sweep, then by the
  * woken ULT): once a message is taken, later calls must report it, not look for another. */
 static bool probe_once(void *arg)
 {
     probe_t *p = arg;
-    if (p->message)
+    if (p->message || p->lost)
         return true;
-    return mpcrt_pt2pt_probe(p->match, p->source, p->tag, p->comm->context, p->status, p->take, &p->message);
+    if (mpcrt_pt2pt_probe(p->match, p->source, p->tag, p->comm->context, p->status, p->take, &p->message))
+        return true;
+    /* Nothing (yet): a specific source whose process is gone never sends; an MPI_ANY_SOURCE probe that
+     * was waiting when a process of its communicator died fails as a pending receive would (match.c). */
+    if (mpcrt_rails_any_lost() &&
+        (p->source != MPI_ANY_SOURCE
+             ? mpcrt_remote_peer_lost(p->comm, p->source)
+             : atomic_load_explicit(&mpcrt_rails_lost_count, memory_order_relaxed) != p->lost_count &&
+                   mpcrt_remote_comm_spans(p->comm, -1)))
+        p->lost = true;
+    return p->lost;
 }
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Status *status)
@@ -422,12 +450,16 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Status
         return MPI_SUCCESS;
     }
     MPI_Status st;
-    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, false, NULL};
+    probe_t p = probe_start(comm, source, tag, &st, false);
     *flag = probe_once(&p);
     if (!*flag) {
         mpcrt_sched_progress();
         mpcrt_yield();
         *flag = probe_once(&p);
+    }
+    if (p.lost) {
+        *flag = 0;
+        return probe_lost("MPI_Iprobe", comm_handle, source);
     }
     if (*flag)
         set_status(status, &st);
@@ -446,8 +478,10 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm_handle, MPI_Status *status)
         return MPI_SUCCESS;
     }
     MPI_Status st;
-    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, false, NULL};
+    probe_t p = probe_start(comm, source, tag, &st, false);
     mpcrt_wait_until(probe_once, &p);
+    if (p.lost)
+        return probe_lost("MPI_Probe", comm_handle, source);
     set_status(status, &st);
     return MPI_SUCCESS;
 }
@@ -483,12 +517,16 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Messa
         return MPI_SUCCESS;
     }
     MPI_Status st;
-    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, true, NULL};
+    probe_t p = probe_start(comm, source, tag, &st, true);
     *flag = probe_once(&p);
     if (!*flag) {
         mpcrt_sched_progress();
         mpcrt_yield();
         *flag = probe_once(&p);
+    }
+    if (p.lost) {
+        *flag = 0;
+        return probe_lost("MPI_Improbe", comm_handle, source);
     }
     if (!*flag)
         return MPI_SUCCESS;
@@ -510,8 +548,10 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm_handle, MPI_Message *message,
         return MPI_SUCCESS;
     }
     MPI_Status st;
-    probe_t p = {comm, mpcrt_mpi_self()->match, source, tag, &st, true, NULL};
+    probe_t p = probe_start(comm, source, tag, &st, true);
     mpcrt_wait_until(probe_once, &p);
+    if (p.lost)
+        return probe_lost("MPI_Mprobe", comm_handle, source);
     set_status(status, &st);
     rc = message_handle(comm, p.message, message);
     return rc ? mpcrt_mpi_error(comm_handle, "MPI_Mprobe", rc, "no memory") : MPI_SUCCESS;

@@ -675,6 +675,20 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
                 r->next = failed;
                 failed = r;
             }
+    /* MPI_ANY_SOURCE receives pending on a communicator that spans the lost process: the message they wait
+     * for may have been the dead one's, so they fail rather than risk waiting for ever. Those posted later
+     * wait as usual (the program has been told). */
+    for (size_t b = 0; b < m->ctx_buckets; b++)
+        for (ctxq_t *q = m->ctxs[b]; q; q = q->hash_next)
+            for (mpcrt_request_t *r = q->any_head, *next; r; r = next) {
+                next = r->next;
+                if (!mpcrt_remote_comm_spans(r->comm, proc))
+                    continue;
+                unlink_posted(r);
+                r->matched = true;
+                r->next = failed;
+                failed = r;
+            }
     mpcrt_spin_unlock(&m->lock);
     /* Outside the lock, as every completion: the owner may run at once. */
     for (mpcrt_request_t *r = failed, *next; r; r = next) {

@@ -207,10 +207,14 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in);
 void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv);
 /* Peer `peer` of comm lives in a process a rail reported lost (false at once while none is). */
 bool mpcrt_remote_peer_lost(mpcrt_comm_t *comm, int peer);
+/* Some rank that comm's point-to-point peers include lives in process proc (-1: in any lost process). */
+bool mpcrt_remote_comm_spans(mpcrt_comm_t *comm, int proc);
 /* Completes recv with MPI_ERR_PROC_ABORTED: its sender's process is gone. */
 void mpcrt_remote_fail_recv(mpcrt_request_t *recv);
-/* Fails every receive posted in m from a rank of process proc (not MPI_ANY_SOURCE ones: another rank
- * may still match them). */
+/* Fails every receive posted in m from a rank of process proc, and the MPI_ANY_SOURCE ones posted on a
+ * communicator that spans proc (another rank might still have matched them, but nothing says one will: as
+ * with the fault-tolerance proposal's MPI_ERR_PROC_FAILED_PENDING, the program decides; here the receive
+ * completes with MPI_ERR_PROC_ABORTED and may be posted again). */
 void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc);
 
 #endif

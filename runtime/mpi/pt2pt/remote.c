@@ -231,6 +231,22 @@ bool mpcrt_remote_peer_lost(mpcrt_comm_t *comm, int peer)
     return world >= 0 && !mpcrt_mpi_rank_state(world) && mpcrt_rails_lost(mpcrt_remote_proc_of(world));
 }
 
+bool mpcrt_remote_comm_spans(mpcrt_comm_t *comm, int proc)
+{
+    if (!mpcrt_rails_any_lost() || !comm)
+        return false;
+    const mpcrt_group_t *g = mpcrt_comm_peer_group(comm);
+    for (int i = 0; i < g->size; i++) {
+        int world = g->world[i];
+        if (world < 0 || mpcrt_mpi_rank_state(world))
+            continue;
+        int p = mpcrt_remote_proc_of(world);
+        if (proc >= 0 ? p == proc : mpcrt_rails_lost(p))
+            return true;
+    }
+    return false;
+}
+
 /* A rail reports process proc lost (under its poll lock: whatever proc sent before was delivered). Its
  * packets waiting in our outbox are dropped, and every operation pending with it fails: rendezvous sends
  * waiting for its FIN, receives waiting for its fragments, and receives posted from one of its ranks. */

@@ -69,6 +69,8 @@ void mpcrt_rails_on_lost(mpcrt_rail_lost_fn handler);
 bool mpcrt_rails_lost(int proc);
 /* Some process was reported lost: the cheap test before mpcrt_rails_lost on paths every message takes. */
 extern _Atomic bool mpcrt_rails_lost_flag;
+/* How many processes were reported lost so far: a wait that saw it change knows some peer died meanwhile. */
+extern _Atomic unsigned mpcrt_rails_lost_count;
 static inline bool mpcrt_rails_any_lost(void)
 {
     return atomic_load_explicit(&mpcrt_rails_lost_flag, memory_order_relaxed);

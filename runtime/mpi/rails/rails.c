@@ -22,6 +22,7 @@ static bool ready;
 /* Peers that died (rails report them); mpcrt_rails_lost_flag is what paths every message takes look at. */
 static _Atomic bool *lost;
 _Atomic bool mpcrt_rails_lost_flag;
+_Atomic unsigned mpcrt_rails_lost_count;
 static mpcrt_rail_lost_fn lost_handler;
 /* Rails that watch their peers (shm) do it every WATCH_NS at most, looked at every WATCH_POLLS polls. */
 enum { WATCH_POLLS = 1024 };
@@ -152,6 +153,7 @@ void mpcrt_rails_report_lost(int proc)
         atomic_exchange(&lost[proc], true))
         return;
     atomic_store(&mpcrt_rails_lost_flag, true);
+    atomic_fetch_add(&mpcrt_rails_lost_count, 1);
     if (lost_handler)
         lost_handler(proc);
 }

@@ -2,8 +2,9 @@
  * mpcrun --on-failure=continue: the first rank of the second process (the victim) waits for a "go" and then
  * dies as argv[1] says ("kill": SIGKILL to itself, "exit": exit(3) before MPI_Finalize); the other ranks of
  * its process wait for a message that never comes. Every rank of the first process has, by then, posted a
- * receive from the victim and a rendezvous send to it that it never takes; with MPI_ERRORS_RETURN both must
- * complete with MPI_ERR_PROC_ABORTED, and so must a receive and a send started after the death. */
+ * receive from the victim, an MPI_ANY_SOURCE receive on MPI_COMM_WORLD that nobody sends to, and a
+ * rendezvous send to the victim that it never takes; with MPI_ERRORS_RETURN all three must complete with
+ * MPI_ERR_PROC_ABORTED, and so must a receive, a send, MPI_Probe and MPI_Iprobe started after the death. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,8 +58,10 @@ int main(int argc, char **argv)
     }
     char *big = calloc(BIG, 1);
     int value = 0, go = 1;
-    MPI_Request recv, send;
+    MPI_Request recv, send, any;
     MPI_Irecv(&value, 1, MPI_INT, victim, 1, MPI_COMM_WORLD, &recv);
+    int anything = -1;
+    MPI_Irecv(&anything, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &any);
     MPI_Isend(big, BIG, MPI_CHAR, victim, 2, MPI_COMM_WORLD, &send);
     MPI_Barrier(side); /* every survivor has posted both */
     if (rank == 0)
@@ -66,6 +69,17 @@ int main(int argc, char **argv)
     expect_aborted(rank, "MPI_Wait(receive pending from the victim)", MPI_Wait(&recv, MPI_STATUS_IGNORE));
     expect_aborted(rank, "MPI_Wait(rendezvous send pending to the victim)",
                    MPI_Wait(&send, MPI_STATUS_IGNORE));
+    expect_aborted(rank, "MPI_Wait(MPI_ANY_SOURCE receive pending on MPI_COMM_WORLD)",
+                   MPI_Wait(&any, MPI_STATUS_IGNORE));
+    MPI_Status st;
+    expect_aborted(rank, "MPI_Probe(the victim, after its death)", MPI_Probe(victim, 6, MPI_COMM_WORLD, &st));
+    int flag = 1;
+    expect_aborted(rank, "MPI_Iprobe(the victim, after its death)",
+                   MPI_Iprobe(victim, 6, MPI_COMM_WORLD, &flag, &st));
+    if (flag) {
+        printf("rank %d: MPI_Iprobe on the dead victim set flag\n", rank);
+        failures++;
+    }
     expect_aborted(rank, "MPI_Recv(from the victim, after its death)",
                    MPI_Recv(&value, 1, MPI_INT, victim, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     expect_aborted(rank, "MPI_Send(to the victim, after its death)",
