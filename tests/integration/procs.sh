@@ -147,7 +147,7 @@ procs_peer_lost)
                 ranks=${job#-n }
                 ranks=${ranks%% *}
                 [ "$survivors" -eq $((ranks / 2)) ] || fail "$rails, $job, $how: $survivors survivors finished"
-                [ "$aborted" -eq $((7 * ranks / 2)) ] ||
+                [ "$aborted" -eq $((9 * ranks / 2)) ] ||
                     fail "$rails, $job, $how: $aborted operations failed with MPI_ERR_PROC_ABORTED"
             done
         done

@@ -2,6 +2,8 @@
  * error handler (mpcrt_mpi_error) and returns the class; a member that fails a check returns before the
  * rendezvous, as with any MPI whose checks run before communication. */
 #include "coll_internal.h"
+#include "../pt2pt/pt2pt.h"
+#include "../rails/rail.h"
 
 int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
 {
@@ -95,6 +97,13 @@ int coll_check_counts(const char *fn, MPI_Comm handle, int n, const int *icounts
                                    (long long)c, i);
     }
     return MPI_SUCCESS;
+}
+
+int coll_finish(const char *fn, MPI_Comm handle, int rc)
+{
+    if (rc == MPI_SUCCESS && mpcrt_rails_any_lost() && mpcrt_remote_comm_spans(mpcrt_comm_get(handle), -1))
+        rc = MPI_ERR_PROC_ABORTED;
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : coll_raise(fn, handle, rc);
 }
 
 int coll_raise(const char *fn, MPI_Comm handle, int error_class)

@@ -78,7 +78,7 @@ static int check_own_block(const char *fn, MPI_Comm handle, const void *sendbuf,
 
 static int finish(const char *fn, MPI_Comm handle, int rc)
 {
-    return rc == MPI_SUCCESS ? MPI_SUCCESS : coll_raise(fn, handle, rc);
+    return coll_finish(fn, handle, rc);
 }
 
 /* ------------------------------------------------------------------ bcast */

@@ -215,5 +215,10 @@ int coll_check_counts(const char *fn, MPI_Comm handle, int n, const int *icounts
                       const void *displs, const char *what);
 /* Raises the error a collective returned after everyone left it (see coll.h). */
 int coll_raise(const char *fn, MPI_Comm handle, int error_class);
+/* The result of a blocking collective on handle: rc, or MPI_ERR_PROC_ABORTED when it seemed to succeed but
+ * the communicator spans a process that ended (a member of a process whose leader's exchange failed saw only
+ * the in-process phases: every member must learn the collective failed, and a broadcast from a dead root
+ * must not look like one). Then raised on handle; MPI_SUCCESS as is. */
+int coll_finish(const char *fn, MPI_Comm handle, int rc);
 
 #endif

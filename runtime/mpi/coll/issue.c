@@ -19,8 +19,7 @@ int coll_issue(const char *fn, MPI_Comm handle, int build_rc, mpcrt_nbc_t *s, co
 {
     if (build_rc != MPI_SUCCESS) return coll_raise(fn, handle, build_rc);
     if (how->mode == COLL_BLOCKING) {
-        int rc = mpcrt_nbc_run(s);
-        return rc == MPI_SUCCESS ? MPI_SUCCESS : coll_raise(fn, handle, rc);
+        return coll_finish(fn, handle, mpcrt_nbc_run(s));
     }
     mpcrt_request_t *req;
     int rc = mpcrt_nbc_request(s, how->mode == COLL_PERSISTENT, &req);

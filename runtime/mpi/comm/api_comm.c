@@ -7,6 +7,8 @@
 #include "comm_internal.h"
 #include "../group/group.h"
 #include "../coll/coll.h"
+#include "../pt2pt/pt2pt.h"
+#include "../rails/rail.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,10 @@ int PMPI_Barrier(MPI_Comm handle)
     mpcrt_comm_t *meet = rc == MPI_SUCCESS && comm->bridge ? comm->bridge : comm;
     if (rc == MPI_SUCCESS && !meet->local && mpcrt_comm_size(meet) > 1) {
         rc = mpcrt_coll_hier_barrier(meet);
+        /* A process of the communicator ended: every member fails, not only the leader whose exchange did
+         * (as the other collectives, coll_finish). */
+        if (rc == MPI_SUCCESS && mpcrt_rails_any_lost() && mpcrt_remote_comm_spans(meet, -1))
+            rc = MPI_ERR_PROC_ABORTED;
         return rc ? mpcrt_mpi_error(handle, "MPI_Barrier", rc, "cannot reach the other members") : rc;
     }
     if (rc == MPI_SUCCESS && mpcrt_comm_size(meet) > 1)

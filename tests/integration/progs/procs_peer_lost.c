@@ -4,7 +4,8 @@
  * its process wait for a message that never comes. Every rank of the first process has, by then, posted a
  * receive from the victim, an MPI_ANY_SOURCE receive on MPI_COMM_WORLD that nobody sends to, and a
  * rendezvous send to the victim that it never takes; with MPI_ERRORS_RETURN all three must complete with
- * MPI_ERR_PROC_ABORTED, and so must a receive, a send, MPI_Probe and MPI_Iprobe started after the death. */
+ * MPI_ERR_PROC_ABORTED, and so must a receive, a send, MPI_Probe, MPI_Iprobe, MPI_Barrier and MPI_Allreduce
+ * on MPI_COMM_WORLD started after the death. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,6 +85,12 @@ int main(int argc, char **argv)
                    MPI_Recv(&value, 1, MPI_INT, victim, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     expect_aborted(rank, "MPI_Send(to the victim, after its death)",
                    MPI_Send(&go, 1, MPI_INT, victim, 4, MPI_COMM_WORLD));
+    /* Collectives on a communicator that spans the dead process fail on every member (not only on the
+     * leader whose exchange with the dead process failed), and do not hang. */
+    expect_aborted(rank, "MPI_Barrier(MPI_COMM_WORLD, after the death)", MPI_Barrier(MPI_COMM_WORLD));
+    int in = 1, out = 0;
+    expect_aborted(rank, "MPI_Allreduce(MPI_COMM_WORLD, after the death)",
+                   MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     /* The survivors still talk to each other. */
     int sum = 0, one = 1;
     MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, side);
