@@ -7,6 +7,10 @@
 #include "../../../include/omp.h"
 
 #define COMPAT(name, version) OMP_EXPORT __attribute__((symver(#name "@" version)))
+/* `name`@OMP_1.0 as another symbol of `target`, a function of this file (an alias must be; the local name
+ * name_omp10 is not exported). */
+#define COMPAT_ALIAS(name, target)                                                                           \
+    extern __typeof(target) name##_omp10 COMPAT(name, "OMP_1.0") __attribute__((alias(#target)))
 
 typedef struct {
     _Atomic int owner;
@@ -102,53 +106,14 @@ COMPAT(omp_test_nest_lock, "OMP_1.0") int omp_test_nest_lock_25(nest_lock_25_t *
 }
 
 /* The Fortran OMP_1.0 forms: gfortran passes the lock variable by reference, and in that ABI
- * omp_lock_kind = 4 and omp_nest_lock_kind = 8 hold the 2.5 layouts themselves. */
-COMPAT(omp_init_lock_, "OMP_1.0") void omp_init_lock_25_(omp_lock_t *lock)
-{
-    omp_init_lock(lock);
-}
-
-COMPAT(omp_destroy_lock_, "OMP_1.0") void omp_destroy_lock_25_(omp_lock_t *lock)
-{
-    omp_destroy_lock(lock);
-}
-
-COMPAT(omp_set_lock_, "OMP_1.0") void omp_set_lock_25_(omp_lock_t *lock)
-{
-    omp_set_lock(lock);
-}
-
-COMPAT(omp_unset_lock_, "OMP_1.0") void omp_unset_lock_25_(omp_lock_t *lock)
-{
-    omp_unset_lock(lock);
-}
-
-COMPAT(omp_test_lock_, "OMP_1.0") int omp_test_lock_25_(omp_lock_t *lock)
-{
-    return omp_test_lock(lock);
-}
-
-COMPAT(omp_init_nest_lock_, "OMP_1.0") void omp_init_nest_lock_25_(nest_lock_25_t *lock)
-{
-    omp_init_nest_lock_25(lock);
-}
-
-COMPAT(omp_destroy_nest_lock_, "OMP_1.0") void omp_destroy_nest_lock_25_(nest_lock_25_t *lock)
-{
-    omp_destroy_nest_lock_25(lock);
-}
-
-COMPAT(omp_set_nest_lock_, "OMP_1.0") void omp_set_nest_lock_25_(nest_lock_25_t *lock)
-{
-    omp_set_nest_lock_25(lock);
-}
-
-COMPAT(omp_unset_nest_lock_, "OMP_1.0") void omp_unset_nest_lock_25_(nest_lock_25_t *lock)
-{
-    omp_unset_nest_lock_25(lock);
-}
-
-COMPAT(omp_test_nest_lock_, "OMP_1.0") int omp_test_nest_lock_25_(nest_lock_25_t *lock)
-{
-    return omp_test_nest_lock_25(lock);
-}
+ * omp_lock_kind = 4 and omp_nest_lock_kind = 8 hold the 2.5 layouts themselves, so each is the C form. */
+COMPAT_ALIAS(omp_init_lock_, omp_init_lock_25);
+COMPAT_ALIAS(omp_destroy_lock_, omp_destroy_lock_25);
+COMPAT_ALIAS(omp_set_lock_, omp_set_lock_25);
+COMPAT_ALIAS(omp_unset_lock_, omp_unset_lock_25);
+COMPAT_ALIAS(omp_test_lock_, omp_test_lock_25);
+COMPAT_ALIAS(omp_init_nest_lock_, omp_init_nest_lock_25);
+COMPAT_ALIAS(omp_destroy_nest_lock_, omp_destroy_nest_lock_25);
+COMPAT_ALIAS(omp_set_nest_lock_, omp_set_nest_lock_25);
+COMPAT_ALIAS(omp_unset_nest_lock_, omp_unset_nest_lock_25);
+COMPAT_ALIAS(omp_test_nest_lock_, omp_test_nest_lock_25);
