@@ -76,11 +76,6 @@ static int check_own_block(const char *fn, MPI_Comm handle, const void *sendbuf,
     return rc;
 }
 
-static int finish(const char *fn, MPI_Comm handle, int rc)
-{
-    return coll_finish(fn, handle, rc);
-}
-
 /* ------------------------------------------------------------------ bcast */
 
 int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle,
@@ -95,7 +90,8 @@ int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type
     bool idle = comm->remote_group && root == MPI_PROC_NULL; /* nothing is significant */
     if (!idle && (rc = coll_check_side(fn, handle, buf, count, type, &dt, "buffer"))) return rc;
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_bcast : mpcrt_coll_hier_bcast)(comm, buf, count, dt, root));
+        return coll_finish(
+            fn, handle, (comm->local ? mpcrt_coll_bcast : mpcrt_coll_hier_bcast)(comm, buf, count, dt, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_bcast(comm, buf, idle ? 0 : count, idle ? mpcrt_datatype_get(MPI_BYTE) : dt, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -144,7 +140,11 @@ int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MP
             return rc;
     }
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_gather : v->vector ? mpcrt_coll_procs_gather : mpcrt_coll_hier_gather)(comm, sendbuf, sendcount, sdt, &recv, root));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_gather
+                            : v->vector
+                                ? mpcrt_coll_procs_gather
+                                : mpcrt_coll_hier_gather)(comm, sendbuf, sendcount, sdt, &recv, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_gather(comm, sendbuf, sendcount, sdt, &recv, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -216,7 +216,9 @@ int coll_api_scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, c
             return rc;
     }
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_scatter : mpcrt_coll_procs_scatter)(comm, &send, recvbuf, recvcount, rdt, root));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_scatter : mpcrt_coll_procs_scatter)(
+                               comm, &send, recvbuf, recvcount, rdt, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_scatter(comm, &send, recvbuf, recvcount, rdt, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -281,7 +283,9 @@ int coll_api_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
         (rc = check_own_block(fn, handle, sendbuf, &recv, mpcrt_comm_rank(comm))))
         return rc;
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_allgather : mpcrt_coll_hier_allgather)(comm, sendbuf, sendcount, sdt, &recv));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_allgather
+                                        : mpcrt_coll_hier_allgather)(comm, sendbuf, sendcount, sdt, &recv));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_allgather(comm, sendbuf, sendcount, sdt, &recv, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -350,7 +354,8 @@ int coll_api_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, 
     if (in_place && comm->remote_group)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE on an intercommunicator");
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_alltoall : mpcrt_coll_procs_alltoall)(comm, &send, &recv));
+        return coll_finish(
+            fn, handle, (comm->local ? mpcrt_coll_alltoall : mpcrt_coll_procs_alltoall)(comm, &send, &recv));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_alltoall(comm, &send, &recv, &s);
     return coll_issue(fn, handle, rc, s, how);

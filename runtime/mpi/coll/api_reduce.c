@@ -38,11 +38,6 @@ static int check_buffers(const char *fn, MPI_Comm handle, const void *sendbuf, M
     return MPI_SUCCESS;
 }
 
-static int finish(const char *fn, MPI_Comm handle, int rc)
-{
-    return coll_finish(fn, handle, rc);
-}
-
 /* ------------------------------------------------------------------ reduce, allreduce */
 
 int coll_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
@@ -67,7 +62,9 @@ int coll_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Coun
     }
     if (rc) return rc;
     if (how->mode == COLL_BLOCKING && !inter)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_reduce : mpcrt_coll_hier_reduce)(comm, sendbuf, recvbuf, count, &red, root));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_reduce : mpcrt_coll_hier_reduce)(comm, sendbuf, recvbuf,
+                                                                                      count, &red, root));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_reduce_to(comm, sendbuf, recvbuf, count, &red, root, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -99,7 +96,9 @@ int coll_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_C
                             true)))
         return rc;
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_allreduce : mpcrt_coll_hier_allreduce)(comm, sendbuf, recvbuf, count, &red));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_allreduce
+                                        : mpcrt_coll_hier_allreduce)(comm, sendbuf, recvbuf, count, &red));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_allreduce(comm, sendbuf, recvbuf, count, &red, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -143,9 +142,9 @@ int coll_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf, 
                             true)))
         return rc;
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
-        return finish(
-            fn, handle,
-            (comm->local ? mpcrt_coll_reduce_scatter : mpcrt_coll_procs_reduce_scatter)(comm, sendbuf, recvbuf, recvcount, irecvcounts, crecvcounts, &red));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_reduce_scatter : mpcrt_coll_procs_reduce_scatter)(
+                               comm, sendbuf, recvbuf, recvcount, irecvcounts, crecvcounts, &red));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_reduce_scatter(comm, sendbuf, recvbuf, recvcount, irecvcounts, crecvcounts, &red, &s);
     return coll_issue(fn, handle, rc, s, how);
@@ -202,7 +201,9 @@ int coll_api_scan(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count 
              check_buffers(fn, handle, sendbuf, count, recvbuf, count, red.dt, true, recv_significant, true)))
         return rc;
     if (how->mode == COLL_BLOCKING)
-        return finish(fn, handle, (comm->local ? mpcrt_coll_scan : mpcrt_coll_procs_scan)(comm, sendbuf, recvbuf, count, &red, exclusive));
+        return coll_finish(fn, handle,
+                           (comm->local ? mpcrt_coll_scan : mpcrt_coll_procs_scan)(comm, sendbuf, recvbuf,
+                                                                                   count, &red, exclusive));
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_scan(comm, sendbuf, recvbuf, count, &red, exclusive, &s);
     return coll_issue(fn, handle, rc, s, how);
