@@ -64,10 +64,11 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_SHM_CELL_SIZE] = {"MPCRT_SHM_CELL_SIZE", CFG_SIZE, "8K",
                                  "bytes per shared-memory cell: larger messages go by rendezvous"},
     [MPCRT_CFG_SHM_CMA] = {"MPCRT_SHM_CMA", CFG_BOOL, "1",
-                           "rendezvous by process_vm_readv (0: copy fragments through the cells)"},
-    [MPCRT_CFG_SHM_CMA_MIN] = {"MPCRT_SHM_CMA_MIN", CFG_SIZE, "64K",
-                               "smallest rendezvous read by process_vm_readv; smaller ones are copied through "
-                               "the cells in fragments (pinning pages costs more than a second copy)"},
+                           "rendezvous may read the sender's memory by process_vm_readv (0: fragments only)"},
+    [MPCRT_CFG_SHM_CMA_MIN] = {"MPCRT_SHM_CMA_MIN", CFG_SIZE, "1G",
+                               "rendezvous of at least this size are read by process_vm_readv at once; smaller "
+                               "ones are pushed by the sender in fragments through the cells (both cores "
+                               "copy), and read only when the sender does not push them"},
     [MPCRT_CFG_TCP_IF] = {"MPCRT_TCP_IF", CFG_STRING, "",
                           "interface the tcp rail listens on; empty = the first non-loopback IPv4 one"},
     [MPCRT_CFG_NETNS] = {"MPCRT_NETNS", CFG_STRING, "",

@@ -91,6 +91,12 @@ procs_fragments)
     MPCRT_SHM_CMA=0 run 0 "$bin/mpcrun" -n 4 -p 2 "$progs/procs_check"
     [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with fragments"
     ;;
+procs_busy_sender)
+    # A sender computing outside MPI does not push its fragments: the receiver reads them (shm with CMA).
+    # One VP per process, so that no idle VP of the sender's process pushes them instead.
+    MPCRT_VPS=1 run 0 "$bin/mpcrun" -n 2 --mode=process "$progs/procs_busy_sender" "$out"
+    [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks"
+    ;;
 procs_small_queue)
     # Four cells per queue: senders keep refused packets and send them as cells free up, in order.
     MPCRT_SHM_CELLS=4 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"

@@ -189,6 +189,7 @@ typedef struct {
     int proc, source, tag;
     uint32_t context;
     uint64_t bytes, sreq, addr;
+    uint32_t word; /* the sender's claim word + 1 (remote.c), 0 for none */
     const void *eager_data;
 } mpcrt_remote_rts_t;
 

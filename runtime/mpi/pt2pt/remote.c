@@ -1,7 +1,13 @@
 /* Point-to-point with ranks of other processes, over the rails (DESIGN.md section 4): small messages go
  * eagerly in one packet; large and synchronous ones send a request-to-send (RTS) describing the data in the
- * sender's memory, which the receiver reads with one copy (CMA) once it matched, then answers FIN. When the
- * rail cannot read remote memory, the receiver answers clear-to-send (CTS) and the sender pushes fragments.
+ * sender's memory. Once it matched, the receiver answers clear-to-send (CTS) and the sender pushes the
+ * message in fragments: on one node both cores copy (into the cells, out of them), which measured 2-3x
+ * faster than one copy by the receiver through process_vm_readv. When the rail also shares memory and can
+ * read the sender's (shm with CMA), the RTS lends a claim word of the sender's: the sender claims
+ * fragments from the front of the message, and a receiver that saw no fragment for STALL_NS (its sender
+ * computes outside MPI) claims chunks from the back and reads them itself, so a large message still
+ * arrives while its sender is busy. The receiver then answers FIN, which completes the send. Messages of
+ * at least MPCRT_SHM_CMA_MIN bytes are read at once.
  * Packets carry the destination rank, so whichever thread polls a rail matches them into the receiver's
  * queues on its behalf (collaborative polling, research/seed000 section 2.4). When a rail reports a peer
  * process lost, every operation pending with it completes with MPI_ERR_PROC_ABORTED (peer_lost), and so
@@ -17,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { PKT_EAGER = 1, PKT_RTS, PKT_FIN, PKT_CTS, PKT_FRAG };
 
@@ -34,8 +41,14 @@ typedef struct {
     uint64_t bytes;   /* the message's size */
     uint64_t sreq;    /* RTS, FIN, CTS, FRAG: the sender's rendezvous record */
     uint64_t rreq;    /* CTS, FRAG: the receiver's rendezvous record */
-    uint64_t offset;  /* RTS: address of the packed data in the sender; FRAG: offset in the message */
-} packet_t;
+    uint64_t offset;  /* RTS: address of the packed data in the sender; CTS, FRAG: offset in the message */
+} packet_t;           /* RTS: rreq is the claim word's index + 1, 0 for none */
+
+/* A claim word holds the unclaimed bytes [front, back) of one message: front in the high half, claimed by
+ * the sender, back in the low half, claimed by the receiver. */
+#define CLAIM(front, back) ((uint64_t)(front) << 32 | (uint64_t)(back))
+#define CLAIM_FRONT(w) ((w) >> 32)
+#define CLAIM_BACK(w) ((w)&0xffffffffu)
 
 #define EAGER_HEADER offsetof(packet_t, src_proc)
 #define HEADER_BYTES(pkt) ((pkt)->kind == PKT_EAGER ? EAGER_HEADER : sizeof(packet_t))
@@ -48,16 +61,36 @@ typedef struct rndv_send {
     const char *data;     /* the packed bytes the receiver reads */
     void *owned;          /* packing buffer to free, if the user's data was not contiguous */
     uint64_t bytes;
+    int word; /* the claim word lent with the RTS, -1 for none */
 } rndv_send_t;
 
-/* A receive filled by fragments (CTS protocol). */
+/* A receive filled by fragments (CTS protocol), and by reads of the sender's memory when it can be. */
 typedef struct rndv_recv {
-    struct rndv_recv *next, *prev; /* in its peer's `tracked` list */
+    struct rndv_recv *next, *prev;   /* in its peer's `tracked` list */
+    struct rndv_recv *rnext, *rprev; /* in `readable` while it has a claim word */
     int proc;
     mpcrt_request_t *req;
     int source, tag;
-    uint64_t sent, wanted, received;
+    uint64_t sent, wanted;
+    _Atomic uint64_t received;
+    _Atomic uint64_t *word; /* the sender's claim word, NULL for none */
+    uint64_t addr;          /* the packed data in the sender's memory */
+    uint64_t sreq;          /* the sender's rendezvous record */
+    uint64_t cts_ns;        /* when the CTS went out */
+    _Atomic bool readable;  /* in `readable` (changed under readable_lock) */
 } rndv_recv_t;
+
+/* Receives that may read from the back of their message, checked by progress for senders that stopped
+ * pushing. A read holds readable_lock (peer_lost cannot free f meanwhile) for one chunk, tens of us. */
+enum { READ_CHUNK_BYTES = 256 << 10 };
+#define STALL_NS 50000 /* no fragment from the sender for this long: it does not push */
+static _Atomic int readable_lock;
+static rndv_recv_t *readable, *readable_tail;
+static _Atomic int nreadable;
+
+/* This process's claim words (mpcrt_rails_word), lent to one rendezvous send each. */
+static _Atomic int words_lock;
+static int free_words[MPCRT_RAIL_WORDS], nfree_words;
 
 /* Packets a full queue refused, sent in order by the next progress (per destination process). */
 typedef struct pending {
@@ -77,6 +110,7 @@ typedef struct {
     _Atomic int lock;
     rndv_send_t *sends, *sends_tail;
     rndv_recv_t *recvs, *recvs_tail;
+    _Atomic uint64_t last_fragment_ns; /* the last fragment it pushed to us arrived then */
 } tracked_t;
 
 /* A CTS being answered: its fragments go out as the peer's queue (or socket) has room, straight from the
@@ -87,7 +121,8 @@ typedef struct push {
     struct push *next;
     rndv_send_t *r;
     int proc, dst_world;
-    uint64_t rreq, sent, bytes;
+    uint64_t rreq, sent, end; /* sends [sent, end) of the message, then claims more from word */
+    _Atomic uint64_t *word;   /* the claim word: the receiver answers FIN, r is not ours to finish */
 } push_t;
 
 static _Atomic int push_lock;
@@ -117,6 +152,14 @@ static int first_local_rank, nlocal_ranks;
 static _Atomic long pending_count;
 static int my_proc, ranks_per_proc;
 static size_t max_payload;
+static uint64_t read_at_once_bytes; /* MPCRT_SHM_CMA_MIN */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* ------------------------------------------------------------------ sending packets */
 
@@ -182,7 +225,35 @@ static int drain_outboxes(void)
     return sent;
 }
 
+/* ------------------------------------------------------------------ claim words */
+
+static int take_word(int proc, uint64_t bytes)
+{
+    if (bytes > 0xffffffffu || !mpcrt_rails_word(proc, true, 0) || mpcrt_rails_get(proc, NULL, 0, 0, 0) != 0)
+        return -1; /* no shared memory, no reads of ours by the peer, or too large for a word's halves */
+    mpcrt_spin_lock(&words_lock);
+    int word = nfree_words ? free_words[--nfree_words] : -1;
+    mpcrt_spin_unlock(&words_lock);
+    return word;
+}
+
+static void give_word(int word)
+{
+    if (word < 0)
+        return;
+    mpcrt_spin_lock(&words_lock);
+    free_words[nfree_words++] = word;
+    mpcrt_spin_unlock(&words_lock);
+}
+
 /* ------------------------------------------------------------------ peers that disappear */
+
+static void unlink_readable(rndv_recv_t *f) /* under readable_lock */
+{
+    MPCRT_LIST_REMOVE(readable, readable_tail, f, rnext, rprev);
+    atomic_store_explicit(&f->readable, false, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&nreadable, 1, memory_order_relaxed);
+}
 
 /* Records a rendezvous with r->proc; false (not recorded) when that process is already lost. The check is
  * under the lock peer_lost takes after marking the process lost, so a rendezvous is either failed there or
@@ -280,6 +351,15 @@ static void peer_lost(int proc)
     }
     mpcrt_spin_unlock(&push_lock);
 
+    /* Out of `readable` before they are freed; a read in progress holds the lock until its chunk is in. */
+    mpcrt_spin_lock(&readable_lock);
+    for (rndv_recv_t *f = readable, *next; f; f = next) {
+        next = f->rnext;
+        if (f->proc == proc)
+            unlink_readable(f);
+    }
+    mpcrt_spin_unlock(&readable_lock);
+
     tracked_t *t = &tracked[proc];
     mpcrt_spin_lock(&t->lock);
     rndv_send_t *sends = t->sends;
@@ -291,6 +371,7 @@ static void peer_lost(int proc)
         next = r->next;
         if (r->req)
             fail_request(r->req);
+        give_word(r->word);
         free(r->owned);
         free(r);
     }
@@ -347,7 +428,7 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
         free(packed);
         return MPI_ERR_NO_MEM;
     }
-    *r = (rndv_send_t){.proc = proc, .req = send, .data = data, .owned = packed, .bytes = bytes};
+    *r = (rndv_send_t){.proc = proc, .req = send, .data = data, .owned = packed, .bytes = bytes, .word = -1};
     if (send->mode == MPCRT_SEND_BUFFERED) {
         /* The buffer must be free when the call returns: the receiver reads a copy. */
         if (!packed && bytes && !(r->owned = malloc(bytes))) {
@@ -361,8 +442,11 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
     pkt.kind = PKT_RTS;
     pkt.sreq = (uint64_t)(uintptr_t)r;
     pkt.offset = (uint64_t)(uintptr_t)r->data;
+    r->word = take_word(proc, bytes);
+    pkt.rreq = (uint64_t)(r->word + 1);
     bool buffered = send->mode == MPCRT_SEND_BUFFERED;
     if (!track_send(r)) {
+        give_word(r->word);
         free(r->owned);
         free(r);
         if (buffered)
@@ -392,11 +476,30 @@ static void finish_rndv_send(rndv_send_t *r, int proc)
     mpcrt_spin_unlock(&t->lock);
     if (r->req)
         mpcrt_request_complete(r->req);
+    give_word(r->word);
     free(r->owned);
     free(r);
 }
 
-/* Sends what fits of p's fragments; true when every one is sent. */
+/* Claims the next fragment from the front of p's claim word: false when the receiver has the rest. */
+static bool claim_fragment(push_t *p)
+{
+    if (!p->word)
+        return false;
+    uint64_t w = atomic_load_explicit(p->word, memory_order_relaxed), front, n;
+    do {
+        front = CLAIM_FRONT(w);
+        if (front >= CLAIM_BACK(w))
+            return false;
+        n = CLAIM_BACK(w) - front < max_payload ? CLAIM_BACK(w) - front : max_payload;
+    } while (!atomic_compare_exchange_weak_explicit(p->word, &w, CLAIM(front + n, CLAIM_BACK(w)),
+                                                    memory_order_relaxed, memory_order_relaxed));
+    p->sent = front;
+    p->end = front + n;
+    return true;
+}
+
+/* Sends what fits of p's fragments; true when every one is sent (or claimed by the receiver). */
 static bool continue_push(push_t *p)
 {
     outbox_t *box = &outboxes[p->proc];
@@ -405,16 +508,21 @@ static bool continue_push(push_t *p)
     if (atomic_exchange_explicit(&box->lock, 1, memory_order_acquire))
         return false; /* another thread sends to that peer: next progress */
     packet_t frag = {.kind = PKT_FRAG, .dst_world = p->dst_world, .src_proc = my_proc, .rreq = p->rreq};
-    while (p->sent < p->bytes) {
-        uint64_t n = p->bytes - p->sent < max_payload ? p->bytes - p->sent : max_payload;
+    bool done = false;
+    for (;;) {
+        if (p->sent == p->end && !claim_fragment(p)) {
+            done = true;
+            break;
+        }
+        uint64_t n = p->end - p->sent < max_payload ? p->end - p->sent : max_payload;
         frag.offset = p->sent;
         frag.bytes = n;
         if (mpcrt_rails_send(p->proc, &frag, sizeof frag, p->r->data + p->sent, n) != 0)
-            break; /* full: the receiver frees cells as it takes them */
+            break; /* full: the receiver frees cells as it takes them; a claimed fragment stays ours */
         p->sent += n;
     }
     mpcrt_spin_unlock(&box->lock);
-    return p->sent == p->bytes;
+    return done;
 }
 
 static void push_fragments(const packet_t *cts)
@@ -426,10 +534,14 @@ static void push_fragments(const packet_t *cts)
                 cts->src_proc);
         abort();
     }
-    *p = (push_t){NULL, r, cts->src_proc, cts->dst_world, cts->rreq, 0, cts->bytes};
+    /* With a claim word the fragments are claimed from it one by one, else CTS says how many to send. */
+    _Atomic uint64_t *word = r->word >= 0 ? mpcrt_rails_word(cts->src_proc, true, (uint32_t)r->word) : NULL;
+    *p = (push_t){NULL, r, cts->src_proc, cts->dst_world, cts->rreq, 0, word ? 0 : cts->bytes, word};
     if (continue_push(p)) {
         free(p);
-        finish_rndv_send(r, cts->src_proc); /* the receiver has every byte in its cells: the buffer is free */
+        if (!word)
+            finish_rndv_send(
+                r, cts->src_proc); /* the receiver has every byte in its cells: the buffer is free */
         return;
     }
     mpcrt_spin_lock(&push_lock);
@@ -466,7 +578,8 @@ static int continue_pushes(void)
     /* Completions outside the lock: the sender's owner may run at once. */
     for (push_t *p = done, *next; p; p = next) {
         next = p->next;
-        finish_rndv_send(p->r, p->proc);
+        if (!p->word)
+            finish_rndv_send(p->r, p->proc);
         free(p);
     }
     return events;
@@ -474,7 +587,83 @@ static int continue_pushes(void)
 
 /* ------------------------------------------------------------------ receiver side */
 
-/* A matched RTS: read the data with one copy and answer FIN, or ask for fragments. */
+/* Every byte is in: the receive completes (and the send, at FIN, when it lent a claim word). f is out of
+ * `readable`. Reads run outside the rail's poll lock, under which peer_lost runs: a process lost since
+ * then owns f (as in finish_rndv_send). */
+static void finish_fragmented(rndv_recv_t *f, int proc)
+{
+    tracked_t *t = &tracked[proc];
+    mpcrt_spin_lock(&t->lock);
+    if (mpcrt_rails_lost(proc)) {
+        mpcrt_spin_unlock(&t->lock);
+        return;
+    }
+    MPCRT_LIST_REMOVE(t->recvs, t->recvs_tail, f, next, prev);
+    mpcrt_spin_unlock(&t->lock);
+    if (f->word) {
+        packet_t fin = {.kind = PKT_FIN, .dst_world = -1, .src_proc = my_proc, .sreq = f->sreq};
+        out(proc, &fin, NULL, 0);
+    }
+    mpcrt_pt2pt_finish_recv(f->req, f->source, f->tag, (MPI_Count)f->sent, (MPI_Count)f->wanted);
+    free(f);
+}
+
+/* Bytes of f arrived (fragments, or a read): true when they were the last. */
+static bool count_in(rndv_recv_t *f, uint64_t bytes)
+{
+    return atomic_fetch_add_explicit(&f->received, bytes, memory_order_acq_rel) + bytes == f->wanted;
+}
+
+/* From progress: a receive whose sender pushed nothing for STALL_NS claims a chunk from the back of its
+ * message and reads it from the sender's memory. One reader at a time. */
+static int read_stalled(void)
+{
+    if (atomic_exchange_explicit(&readable_lock, 1, memory_order_acquire))
+        return 0;
+    uint64_t now = now_ns();
+    rndv_recv_t *f = readable;
+    for (; f; f = f->rnext)
+        if (now - f->cts_ns > STALL_NS &&
+            now - atomic_load_explicit(&tracked[f->proc].last_fragment_ns, memory_order_relaxed) > STALL_NS)
+            break;
+    if (!f) {
+        mpcrt_spin_unlock(&readable_lock);
+        return 0;
+    }
+    uint64_t w = atomic_load_explicit(f->word, memory_order_relaxed), back, n;
+    do {
+        back = CLAIM_BACK(w);
+        n = back - CLAIM_FRONT(w) < READ_CHUNK_BYTES ? back - CLAIM_FRONT(w) : READ_CHUNK_BYTES;
+    } while (n && !atomic_compare_exchange_weak_explicit(f->word, &w, w - n, memory_order_relaxed,
+                                                         memory_order_relaxed));
+    bool done = false;
+    if (n) {
+        struct iovec iov = {(char *)f->req->buf + f->req->datatype->true_lb + back - n, n};
+        if (mpcrt_rails_get(f->proc, &iov, 1, f->addr + back - n, n) == 0) {
+            done = count_in(f, n);
+        } else {
+            /* Refused, or the sender is gone (its rail reports that): give the chunk back for the sender
+             * to push, unless it claimed everything meanwhile, and read no more. */
+            w = atomic_load_explicit(f->word, memory_order_relaxed);
+            while (!atomic_compare_exchange_weak_explicit(f->word, &w, w + n, memory_order_relaxed,
+                                                          memory_order_relaxed))
+                ;
+            n = 0;
+        }
+    }
+    if (n == 0 || done ||
+        CLAIM_FRONT(atomic_load_explicit(f->word, memory_order_relaxed)) >=
+            CLAIM_BACK(atomic_load_explicit(f->word, memory_order_relaxed))) {
+        unlink_readable(f);
+    }
+    int proc = f->proc; /* f may be peer_lost's once the lock is released */
+    mpcrt_spin_unlock(&readable_lock);
+    if (done)
+        finish_fragmented(f, proc);
+    return 1;
+}
+
+/* A matched RTS: answer CTS for fragments, or read it at once and answer FIN. */
 void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
 {
     MPI_Count capacity = recv->count * recv->datatype->size;
@@ -484,59 +673,78 @@ void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
         mpcrt_remote_fail_recv(recv); /* its data went with it */
         return;
     }
-    if (n > 0) {
-        bool contig = mpcrt_datatype_is_contiguous(recv->datatype);
+    bool contig = mpcrt_datatype_is_contiguous(recv->datatype);
+    int rc = 0;
+    if (n > 0 && n >= read_at_once_bytes) {
         void *temp = contig ? NULL : malloc(n);
         struct iovec iov = {contig ? (char *)recv->buf + recv->datatype->true_lb : temp, n};
-        int rc = iov.iov_base ? mpcrt_rails_get(rts->proc, &iov, 1, rts->addr, n) : -ENOMEM;
+        rc = iov.iov_base ? mpcrt_rails_get(rts->proc, &iov, 1, rts->addr, n) : -ENOMEM;
         if (rc == 0 && temp)
             mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, (MPI_Count)n, temp);
         free(temp);
-        if (rc != 0) {
-            /* The kernel or the rail refused (or no memory for unpacking): fragments instead. */
-            rndv_recv_t *f = malloc(sizeof *f);
-            if (!f) {
-                fprintf(stderr, "mpcrt: out of memory receiving a message from process %d\n", rts->proc);
-                abort();
-            }
-            *f = (rndv_recv_t){.proc = rts->proc,
-                               .req = recv,
-                               .source = rts->source,
-                               .tag = rts->tag,
-                               .sent = rts->bytes,
-                               .wanted = n};
-            if (!track_recv(f)) {
-                free(f);
-                mpcrt_remote_fail_recv(recv);
-                return;
-            }
-            reply.kind = PKT_CTS;
-            reply.rreq = (uint64_t)(uintptr_t)f;
-            reply.bytes = n;
-            out(rts->proc, &reply, NULL, 0);
-            return;
-        }
     }
-    reply.kind = PKT_FIN;
+    if (n == 0 || (n >= read_at_once_bytes && rc == 0)) {
+        reply.kind = PKT_FIN;
+        out(rts->proc, &reply, NULL, 0);
+        mpcrt_pt2pt_finish_recv(recv, rts->source, rts->tag, (MPI_Count)rts->bytes, (MPI_Count)n);
+        return;
+    }
+    rndv_recv_t *f = malloc(sizeof *f);
+    if (!f) {
+        fprintf(stderr, "mpcrt: out of memory receiving a message from process %d\n", rts->proc);
+        abort();
+    }
+    _Atomic uint64_t *word = rts->word ? mpcrt_rails_word(rts->proc, false, rts->word - 1) : NULL;
+    *f = (rndv_recv_t){.proc = rts->proc,
+                       .req = recv,
+                       .source = rts->source,
+                       .tag = rts->tag,
+                       .sent = rts->bytes,
+                       .wanted = n,
+                       .word = word,
+                       .addr = rts->addr,
+                       .sreq = rts->sreq,
+                       .cts_ns = now_ns()};
+    if (word) /* the sender claims from it only once it has our CTS */
+        atomic_store_explicit(word, CLAIM(0, n), memory_order_relaxed);
+    if (!track_recv(f)) {
+        free(f);
+        mpcrt_remote_fail_recv(recv);
+        return;
+    }
+    /* Reads go straight into the user's buffer: only for a contiguous receive the rail can read for. */
+    if (word && contig && mpcrt_rails_get(rts->proc, NULL, 0, 0, 0) == 0) {
+        /* Before the CTS: fragments may complete f on another thread as soon as it is out. */
+        mpcrt_spin_lock(&readable_lock);
+        atomic_store_explicit(&f->readable, true, memory_order_relaxed);
+        MPCRT_LIST_APPEND(readable, readable_tail, f, rnext, rprev);
+        atomic_fetch_add_explicit(&nreadable, 1, memory_order_relaxed);
+        mpcrt_spin_unlock(&readable_lock);
+    }
+    reply.kind = PKT_CTS;
+    reply.rreq = (uint64_t)(uintptr_t)f;
+    reply.bytes = n;
     out(rts->proc, &reply, NULL, 0);
-    mpcrt_pt2pt_finish_recv(recv, rts->source, rts->tag, (MPI_Count)rts->bytes, (MPI_Count)n);
 }
 
 static void take_fragment(const packet_t *frag, const char *data)
 {
     rndv_recv_t *f = (rndv_recv_t *)(uintptr_t)frag->rreq;
     mpcrt_request_t *recv = f->req;
+    if (atomic_load_explicit(&f->readable, memory_order_relaxed)) /* only decides whether to note the time */
+        atomic_store_explicit(&tracked[f->proc].last_fragment_ns, now_ns(), memory_order_relaxed);
     mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, (MPI_Count)frag->offset,
                           (MPI_Count)frag->bytes, data);
-    f->received += frag->bytes;
-    if (f->received == f->wanted) {
-        tracked_t *t = &tracked[f->proc];
-        mpcrt_spin_lock(&t->lock);
-        MPCRT_LIST_REMOVE(t->recvs, t->recvs_tail, f, next, prev);
-        mpcrt_spin_unlock(&t->lock);
-        mpcrt_pt2pt_finish_recv(recv, f->source, f->tag, (MPI_Count)f->sent, (MPI_Count)f->wanted);
-        free(f);
+    if (!count_in(f, frag->bytes))
+        return;
+    if (atomic_load_explicit(&f->readable, memory_order_relaxed)) {
+        /* The sender claimed the last bytes: f leaves `readable` before it is freed. */
+        mpcrt_spin_lock(&readable_lock);
+        if (atomic_load_explicit(&f->readable, memory_order_relaxed))
+            unlink_readable(f);
+        mpcrt_spin_unlock(&readable_lock);
     }
+    finish_fragmented(f, f->proc);
 }
 
 static void deliver_now(const void *packet, size_t bytes);
@@ -633,6 +841,7 @@ static void deliver_now(const void *packet, size_t bytes)
                                  .bytes = pkt.bytes,
                                  .sreq = pkt.sreq,
                                  .addr = pkt.offset,
+                                 .word = (uint32_t)pkt.rreq,
                                  .eager_data = pkt.kind == PKT_EAGER ? payload : NULL};
         mpcrt_match_remote_arrival(dest->match, &in);
         break;
@@ -660,6 +869,8 @@ static int progress(void *arg)
         events += drain_outboxes();
     if (atomic_load_explicit(&npushes, memory_order_relaxed))
         events += continue_pushes();
+    if (atomic_load_explicit(&nreadable, memory_order_relaxed))
+        events += read_stalled();
     if (!collab)
         events += take_own();
     return events;
@@ -703,5 +914,8 @@ int mpcrt_remote_init(void)
     if (rc)
         return rc;
     max_payload = mpcrt_rails_max_packet() - sizeof(packet_t);
+    read_at_once_bytes = (uint64_t)mpcrt_config_int(MPCRT_CFG_SHM_CMA_MIN);
+    for (nfree_words = 0; nfree_words < MPCRT_RAIL_WORDS; nfree_words++)
+        free_words[nfree_words] = MPCRT_RAIL_WORDS - 1 - nfree_words;
     return mpcrt_sched_add_progress_hook(progress, NULL);
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+enum { MPCRT_RAIL_WORDS = 1024 };
+
 /* Called for each packet a poll finds; the packet is only valid during the call. */
 typedef void (*mpcrt_rail_deliver_fn)(const void *packet, size_t bytes);
 
@@ -30,6 +32,9 @@ struct mpcrt_rail_ops {
     /* Single-copy read of `bytes` at remote_addr in process `proc` into local iovecs: 0, or a negative
      * errno (-ENOSYS when the rail cannot, -EPERM when the kernel refuses). NULL if never possible. */
     int (*get)(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes);
+    /* Word `index` (< MPCRT_RAIL_WORDS) of memory shared with peer `proc`: in proc's memory, or in this
+     * process's own when proc is -1, mapped by every peer the rail reaches. NULL if the rail shares none. */
+    _Atomic uint64_t *(*word)(int proc, uint32_t index);
     void (*close)(void);
     /* Largest packet (header + payload) a send takes, once open. */
     size_t (*max_packet)(void);
@@ -55,6 +60,9 @@ int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const vo
                      size_t payload_bytes);
 int mpcrt_rails_poll(mpcrt_rail_deliver_fn deliver);
 int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes);
+/* Word `index` of the memory shared with `proc`: in proc's (mine false) or in ours, as proc maps it (mine
+ * true); NULL when the rail that reaches proc shares no memory. */
+_Atomic uint64_t *mpcrt_rails_word(int proc, bool mine, uint32_t index);
 void mpcrt_rails_close(void);
 
 /* ------------------------------------------------------------------ peers that disappear */

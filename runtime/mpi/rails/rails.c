@@ -53,7 +53,8 @@ int mpcrt_rails_init(void)
         size_t len = strcspn(p, ",");
         const struct mpcrt_rail_ops *rail = find(p, len);
         if (!rail) {
-            fprintf(stderr, "mpcrt: MPCRT_RAILS names an unknown rail '%.*s' (known: shm, tcp)\n", (int)len, p);
+            fprintf(stderr, "mpcrt: MPCRT_RAILS names an unknown rail '%.*s' (known: shm, tcp)\n", (int)len,
+                    p);
             return -EINVAL;
         }
         char card[CARD_BYTES], key[64];
@@ -172,6 +173,12 @@ int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remo
 {
     const struct mpcrt_rail_ops *rail = route[proc];
     return rail->get ? rail->get(proc, local, niov, remote_addr, bytes) : -ENOSYS;
+}
+
+_Atomic uint64_t *mpcrt_rails_word(int proc, bool mine, uint32_t index)
+{
+    const struct mpcrt_rail_ops *rail = route[proc];
+    return rail->word ? rail->word(mine ? -1 : proc, index) : NULL;
 }
 
 void mpcrt_rails_close(void)

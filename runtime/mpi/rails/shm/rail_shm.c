@@ -2,8 +2,9 @@
  * bounded multi-producer queue of fixed-size cells (Vyukov's sequence-numbered ring: producers claim a cell
  * with one CAS, the single consumer needs no atomic read-modify-write). Segments are created 0600, mapped by
  * every local peer during start-up and unlinked as soon as all have them, so nothing outlives the job even
- * when it is killed. Rendezvous data moves by process_vm_readv (CMA): one copy, by the receiver. A peer
- * that dies is seen through a pidfd of its process (watch), since nothing in shared memory tells. */
+ * when it is killed. Rendezvous data moves in fragments through the cells, or by process_vm_readv (CMA,
+ * one copy by the receiver) when the sender does not push them or the message is huge. A peer that dies is
+ * seen through a pidfd of its process (watch), since nothing in shared memory tells. */
 #define _GNU_SOURCE
 #include "../rail.h"
 #include "../../../threads/config.h"
@@ -44,6 +45,11 @@ typedef struct {
      * sleep on `bell`; a producer that finds sleepers after publishing a cell rings it. */
     _Alignas(CACHE_LINE) _Atomic uint32_t bell;
     _Atomic uint32_t sleepers;
+    /* Words the owner lends to one rendezvous each (mpcrt_rail_ops.word), one cache line apiece: the
+     * sender and the receiver of a message claim its bytes from either end of one. */
+    _Alignas(CACHE_LINE) struct {
+        _Alignas(CACHE_LINE) _Atomic uint64_t value;
+    } words[MPCRT_RAIL_WORDS];
     _Alignas(CACHE_LINE) char cells[];
 } segment_t;
 
@@ -62,7 +68,6 @@ static int num_peers;
 static char my_host[256];
 static _Atomic int poll_lock;
 static bool cma_enabled;
-static size_t cma_min; /* smaller reads are declined: fragments through the cells are faster */
 
 static cell_t *cell_at(segment_t *seg, uint64_t pos)
 {
@@ -106,7 +111,6 @@ static int shm_open_rail(int my_proc, int num_procs, char *card, size_t card_siz
         cell_size = 256;
     cell_size = (cell_size + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     cma_enabled = mpcrt_config_int(MPCRT_CFG_SHM_CMA) != 0;
-    cma_min = (size_t)mpcrt_config_int(MPCRT_CFG_SHM_CMA_MIN);
     host_identity(my_host, sizeof my_host);
     segment_name(mine_name, sizeof mine_name, mpcrt_wireup_nspace(), my_proc);
     mine_bytes = sizeof(segment_t) + (size_t)ncells * (size_t)cell_size;
@@ -301,11 +305,9 @@ static void shm_watch(mpcrt_rail_deliver_fn deliver)
 
 static int shm_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes)
 {
-    /* Below cma_min the receiver asks for fragments instead: process_vm_readv pins every page of the
-     * peer's buffer, which on a 2-core KVM guest made a 16 KiB ping-pong hop 6.0 us against 2.0 us for a
-     * copy into the cells and out again. Larger messages keep CMA: fragments need the sender to progress,
-     * and from 64 KiB up streaming under load lost bandwidth with them. */
-    if (!cma_enabled || bytes < cma_min)
+    /* When to read (pt2pt/remote.c decides: at once from MPCRT_SHM_CMA_MIN up, else only from a sender
+     * that does not push its fragments) is not the rail's business; a 0-byte get asks whether it can. */
+    if (!cma_enabled)
         return -ENOSYS;
     size_t done = 0;
     int first = 0;
@@ -327,6 +329,12 @@ static int shm_get(int proc, const struct iovec *local, int niov, uint64_t remot
         done += (size_t)got;
     }
     return 0;
+}
+
+static _Atomic uint64_t *shm_word(int proc, uint32_t index)
+{
+    segment_t *seg = proc < 0 ? mine : peers[proc].seg;
+    return seg && index < MPCRT_RAIL_WORDS ? &seg->words[index].value : NULL;
 }
 
 static size_t shm_max_packet(void)
@@ -359,6 +367,7 @@ const struct mpcrt_rail_ops mpcrt_rail_shm = {
     .send = shm_send,
     .poll = shm_poll,
     .get = shm_get,
+    .word = shm_word,
     .close = shm_close,
     .max_packet = shm_max_packet,
     .watch = shm_watch,
