@@ -170,6 +170,7 @@ int PMPI_Finalize(void)
     mpcrt_attr_finalize_rank();
     /* MPI_Finalize is collective over the connected processes: every rank leaves together. */
     rc = mpcrt_mpi_world_barrier();
+    mpcrt_request_reap_orphans(); /* those not done yet stay allocated: their operation may still end */
     mpcrt_mpi_self()->finalized = true;
     fflush(stdout);
     /* After the barrier no peer sends to this process any more. */

@@ -331,9 +331,17 @@ int PMPI_Request_free(MPI_Request *request)
     mpcrt_request_t *req = request ? lookup(*request) : NULL;
     if (!req)
         return bad_request("MPI_Request_free", request ? *request : MPI_REQUEST_NULL);
-    /* The operation still completes; its request object lives until then (the handle's reference goes). */
+    /* The operation still completes and writes into its request: an active one lives on as an orphan
+     * with the handle's reference until then (an inactive persistent one is complete). */
+    bool active = !mpcrt_request_done(req);
+    if (active)
+        mpcrt_object_retain(&req->obj);
     mpcrt_handle_free(MPCRT_OBJ_REQUEST, *request);
     *request = MPI_REQUEST_NULL;
+    if (active)
+        mpcrt_request_orphan(req);
+    else
+        mpcrt_request_reap_orphans();
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(Request_free)

@@ -135,6 +135,10 @@ static inline void mpcrt_request_complete(mpcrt_request_t *req)
     if (parent)
         mpcrt_request_complete_parent(parent);
 }
+/* MPI_Request_free of a request that has not completed: takes over the caller's reference and drops it
+ * once the operation completed (reaped by later calls and at MPI_Finalize; never released before). */
+void mpcrt_request_orphan(mpcrt_request_t *req);
+void mpcrt_request_reap_orphans(void);
 /* Waits for req to complete, helping with a copy its peer offers meanwhile (coop_copy.c). */
 void mpcrt_request_wait(mpcrt_request_t *req);
 /* Copies len contiguous bytes for a message whose other side waits on `peer` (may be NULL): a large copy

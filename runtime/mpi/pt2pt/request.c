@@ -39,6 +39,49 @@ mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
     return req;
 }
 
+/* Requests the user freed (MPI_Request_free) before they completed. The operation still writes into its
+ * request when it completes (status, flag, owner's poke), so the object must outlive it: it waits here
+ * with its handle's reference and goes once done, at the next MPI_Request_free or MPI_Finalize. */
+static _Atomic int orphans_lock;
+static mpcrt_request_t **orphans;
+static int norphans, orphans_capacity;
+
+void mpcrt_request_reap_orphans(void)
+{
+    mpcrt_request_t *done[64];
+    int ndone = 0;
+    mpcrt_spin_lock(&orphans_lock);
+    for (int i = 0; i < norphans && ndone < 64;)
+        if (mpcrt_request_done(orphans[i])) {
+            done[ndone++] = orphans[i];
+            orphans[i] = orphans[--norphans];
+        } else {
+            i++;
+        }
+    mpcrt_spin_unlock(&orphans_lock);
+    for (int i = 0; i < ndone; i++) /* outside the lock: destroying releases a communicator, a datatype */
+        mpcrt_object_release(&done[i]->obj);
+}
+
+void mpcrt_request_orphan(mpcrt_request_t *req)
+{
+    mpcrt_spin_lock(&orphans_lock);
+    if (norphans == orphans_capacity) {
+        int capacity = orphans_capacity ? 2 * orphans_capacity : 16;
+        mpcrt_request_t **grown = realloc(orphans, (size_t)capacity * sizeof *grown);
+        if (!grown) {
+            /* No memory to track it: it stays alive (leaked), which is safe. */
+            mpcrt_spin_unlock(&orphans_lock);
+            return;
+        }
+        orphans = grown;
+        orphans_capacity = capacity;
+    }
+    orphans[norphans++] = req;
+    mpcrt_spin_unlock(&orphans_lock);
+    mpcrt_request_reap_orphans();
+}
+
 void mpcrt_request_complete_parent(mpcrt_request_t *parent)
 {
     /* acq_rel: the last child sees the other children's statuses; the parent's waiter sees them all. */

@@ -210,6 +210,41 @@ int main(int argc, char **argv)
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     }
 
+    /* MPI_Request_free of active requests (MPI 4.0 section 3.7.3): the operations still complete, and their
+     * completion must not touch a request made afterwards (the freed one's memory, before the fix): each
+     * rank frees a receive and a rendezvous synchronous send, starts a new receive, and that one must stay
+     * pending until its own message is sent. */
+    {
+        enum { FREED_BIG = 1 << 18 };
+        int freed_in = -1, later_in = -1, small = rank;
+        char *big = malloc(FREED_BIG), *big_in = malloc(FREED_BIG);
+        memset(big, rank, FREED_BIG);
+        MPI_Request freed[2], later;
+        MPI_Irecv(&freed_in, 1, MPI_INT, prev, 400, MPI_COMM_WORLD, &freed[0]);
+        MPI_Request_free(&freed[0]);
+        CHECK(freed[0] == MPI_REQUEST_NULL);
+        MPI_Irecv(big_in, FREED_BIG, MPI_CHAR, prev, 401, MPI_COMM_WORLD, &freed[1]);
+        MPI_Request_free(&freed[1]);
+        MPI_Request ssend;
+        MPI_Issend(big, FREED_BIG, MPI_CHAR, next, 401, MPI_COMM_WORLD, &ssend);
+        MPI_Request_free(&ssend);
+        MPI_Irecv(&later_in, 1, MPI_INT, prev, 402, MPI_COMM_WORLD, &later);
+        MPI_Send(&small, 1, MPI_INT, next, 400, MPI_COMM_WORLD);
+        MPI_Send(&small, 1, MPI_INT, next, 403, MPI_COMM_WORLD);
+        int marker = -1;
+        MPI_Recv(&marker, 1, MPI_INT, prev, 403, MPI_COMM_WORLD, &st); /* tag 400 from prev came before */
+        int flag = 1;
+        MPI_Test(&later, &flag, &st);
+        CHECK(flag == 0 && later != MPI_REQUEST_NULL);
+        CHECK(freed_in == prev); /* the freed receive still received */
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Send(&small, 1, MPI_INT, next, 402, MPI_COMM_WORLD);
+        MPI_Wait(&later, &st);
+        CHECK(later_in == prev && st.MPI_SOURCE == prev && st.MPI_TAG == 402);
+        /* Nothing tells when the freed large receive and synchronous send are done: their buffers are
+         * never freed. */
+    }
+
     MPI_Barrier(MPI_COMM_WORLD);
     if (failures == 0)
         printf("rank %d: %d checks ok\n", rank, checks);
