@@ -224,8 +224,16 @@ int mpcrt_sched_add_idle_hook(mpcrt_progress_fn fn, void *arg);
  * publishing a packet) rings it when *sleepers is not 0, so the VP wakes at once instead of at the end of
  * its back-off. Local wake-ups ring it too. NULL, NULL: none (VPs still asleep on it wake by timeout). */
 void mpcrt_sched_set_doorbell(_Atomic uint32_t *bell, _Atomic uint32_t *sleepers);
+bool mpcrt_sched_has_doorbell(void);
 /* Rings a doorbell (of this process or, in shared memory, of another): wakes every VP asleep on it. */
 void mpcrt_doorbell_ring(_Atomic uint32_t *bell);
+/* For a kernel thread that watches what the hooks cannot wait for (sockets): blocks until some VP of
+ * this process is asleep on the current doorbell, or timeout_ns, or mpcrt_sched_release_watchers; true
+ * when some VP sleeps. Once a thread called it, the VP whose sleep makes the count leave 0 wakes it. */
+bool mpcrt_sched_await_sleepers(long timeout_ns);
+void mpcrt_sched_release_watchers(void);
+/* Rings this process's current doorbell (none: nothing to do, the VPs wake by their timeout). */
+void mpcrt_sched_ring(void);
 /* Run the progress hooks once from the calling context; returns the events handled. */
 int mpcrt_sched_progress(void);
 

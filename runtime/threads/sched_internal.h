@@ -125,6 +125,7 @@ typedef struct {
     bool passive;
     bool collab_poll; /* MPCRT_COLLAB_POLL: idle VPs run the progress hooks, waiters may park */
     _Atomic(_Atomic uint32_t *) bell, sleepers; /* mpcrt_sched_set_doorbell */
+    _Atomic int doorbell_watchers; /* mpcrt_sched_await_sleepers callers: wake them when VPs fall asleep */
     unsigned spin_max;
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;

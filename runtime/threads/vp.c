@@ -54,8 +54,9 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
     atomic_store(&vp->sleeping, bell ? 2 : 1); /* seq_cst: Dekker pair with mpcrt_vp_notify */
     /* Counted before the last look at the hooks (seq_cst RMW): a peer that published a packet after that
      * look sees the count and rings. */
-    if (bell)
-        atomic_fetch_add(sleepers, 1);
+    if (bell && atomic_fetch_add(sleepers, 1) == 0 &&
+        atomic_load_explicit(&mpcrt_sched.doorbell_watchers, memory_order_relaxed))
+        mpcrt_futex_wake_shared(sleepers, 0x7fffffff); /* a socket watcher waits for sleepers */
     /* done is re-checked once `sleeping` is published: whoever makes it true and then notifies the VP
      * (mpcrt_waiter_wake) either sees it sleeping or is seen here. */
     if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop) && !(done && done(arg)) &&

@@ -10,6 +10,7 @@
  * the address of the interface in use (MPCRT_TCP_IF, else the first non-loopback IPv4 interface). */
 #define _GNU_SOURCE
 #include "../rail.h"
+#include "tcp_watch.h"
 #include "../../../threads/config.h"
 #include "../../../threads/sched.h"
 
@@ -191,6 +192,11 @@ static int tcp_open(int me, int nprocs, char *card, size_t card_size)
     hex(my_secret, SECRET_BYTES, secret_hex);
     inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
     snprintf(card, card_size, "%s:%d:%s", ip, ntohs(sa.sin_port), secret_hex);
+    if (nprocs > 1) {
+        if ((rc = mpcrt_tcp_watch_start()) != 0)
+            return rc;
+        mpcrt_tcp_watch_fd(listen_fd);
+    }
     return 0;
 }
 
@@ -254,6 +260,7 @@ static void connect_peer(int proc)
     }
     set_options(fd);
     p->fd = fd;
+    mpcrt_tcp_watch_fd(fd); /* its answer, then its packets, may come while every VP sleeps */
     atomic_store_explicit(&p->state, CONNECTING, memory_order_release);
 }
 
@@ -429,6 +436,7 @@ static void accept_new(void)
             incoming_cap = cap;
         }
         incoming[nincoming++] = (incoming_t){fd, 0, {{0}, 0}, now_ns() + HELLO_TIMEOUT_MS * 1000000LL};
+        mpcrt_tcp_watch_fd(fd); /* the same socket carries its packets once the hello is taken */
     }
 }
 
@@ -533,6 +541,7 @@ static size_t tcp_max_packet(void)
 
 static void tcp_close(void)
 {
+    mpcrt_tcp_watch_stop();
     for (int p = 0; peers && p < num_procs; p++) {
         if (peers[p].fd >= 0)
             close(peers[p].fd);
