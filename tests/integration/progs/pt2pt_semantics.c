@@ -215,9 +215,11 @@ int main(int argc, char **argv)
      * rank frees a receive and a rendezvous synchronous send, starts a new receive, and that one must stay
      * pending until its own message is sent. */
     {
+        /* Nothing tells when the freed large receive and synchronous send are done: their buffers are
+         * static, never freed. */
         enum { FREED_BIG = 1 << 18 };
+        static char big[FREED_BIG], big_in[FREED_BIG];
         int freed_in = -1, later_in = -1, small = rank;
-        char *big = malloc(FREED_BIG), *big_in = malloc(FREED_BIG);
         memset(big, rank, FREED_BIG);
         MPI_Request freed[2], later;
         MPI_Irecv(&freed_in, 1, MPI_INT, prev, 400, MPI_COMM_WORLD, &freed[0]);
@@ -241,8 +243,6 @@ int main(int argc, char **argv)
         MPI_Send(&small, 1, MPI_INT, next, 402, MPI_COMM_WORLD);
         MPI_Wait(&later, &st);
         CHECK(later_in == prev && st.MPI_SOURCE == prev && st.MPI_TAG == 402);
-        /* Nothing tells when the freed large receive and synchronous send are done: their buffers are
-         * never freed. */
     }
 
     MPI_Barrier(MPI_COMM_WORLD);
