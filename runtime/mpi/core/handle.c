@@ -54,6 +54,15 @@ static uint32_t slot_of(uint32_t index)
     return index & (MPCRT_HANDLE_CHUNK_SLOTS - 1);
 }
 
+static void give_index(mpcrt_obj_kind_t kind, uint32_t index)
+{
+    kind_state_t *s = &kinds[kind];
+    mpcrt_mutex_lock(&s->lock);
+    chunk_of(&mpcrt_handle_tables[kind], index)->next_free[slot_of(index)] = s->free_head;
+    s->free_head = index;
+    mpcrt_mutex_unlock(&s->lock);
+}
+
 /* Takes a free index (the last released first, else a never-used one). Called with the kind's lock held. */
 static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
 {
@@ -86,7 +95,10 @@ int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
     mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
     kind_state_t *s = &kinds[kind];
     uint32_t index;
-    if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
+    if (obj->flags & MPCRT_OBJECT_KEPT_INDEX) {
+        obj->flags &= (uint16_t)~MPCRT_OBJECT_KEPT_INDEX;
+        index = mpcrt_handle_index(obj->handle);
+    } else if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
         mpcrt_mutex_lock(&s->lock);
         int rc = take_index(t, s, &index);
         mpcrt_mutex_unlock(&s->lock);
@@ -133,15 +145,18 @@ int mpcrt_handle_free(mpcrt_obj_kind_t kind, int handle)
     mpcrt_object_t *obj = atomic_exchange_explicit(&chunk->slots[slot_of(index)], NULL, memory_order_acq_rel);
     if (!obj)
         return -EINVAL;
-    if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_give_index(index)) {
-        kind_state_t *s = &kinds[kind];
-        mpcrt_mutex_lock(&s->lock);
-        chunk->next_free[slot_of(index)] = s->free_head;
-        s->free_head = index;
-        mpcrt_mutex_unlock(&s->lock);
-    }
+    /* A request keeps its index (obj->handle) until it is destroyed: its block goes back to the vpcache
+     * with it (mpcrt_handle_give_request_index when the cache is full). */
+    if (kind != MPCRT_OBJ_REQUEST)
+        give_index(kind, index);
     mpcrt_object_release(obj);
     return 0;
+}
+
+void mpcrt_handle_give_request_index(uint32_t index)
+{
+    if (!mpcrt_vpcache_give_index(index))
+        give_index(MPCRT_OBJ_REQUEST, index);
 }
 
 void mpcrt_object_release_slow(mpcrt_object_t *obj)

@@ -79,14 +79,19 @@ static inline int mpcrt_handle_make(unsigned handle_kind, mpcrt_obj_kind_t kind,
     return (int)((handle_kind << MPCRT_HANDLE_KIND_SHIFT) | ((unsigned)kind << MPCRT_HANDLE_OBJ_SHIFT) | index);
 }
 
-enum { MPCRT_OBJECT_PREDEFINED = 1u << 0 };
+enum {
+    MPCRT_OBJECT_PREDEFINED = 1u << 0,
+    /* A request whose block came from the vpcache with a handle index still reserved for it (`handle`
+     * holds it): its registration takes that index, with no table lock and no stash. */
+    MPCRT_OBJECT_KEPT_INDEX = 1u << 1,
+};
 
 /* The header every handle-named object starts with. */
 typedef struct mpcrt_object {
     _Atomic int refs;
     int handle;      /* the first handle registered for the object (0 before) */
     uint16_t kind;   /* mpcrt_obj_kind_t */
-    uint16_t flags;  /* MPCRT_OBJECT_PREDEFINED */
+    uint16_t flags;  /* MPCRT_OBJECT_* */
     /* Called once, when the last reference goes; frees the object. NULL: nothing to do. */
     void (*destroy)(struct mpcrt_object *obj);
 } mpcrt_object_t;
@@ -175,6 +180,9 @@ static inline void mpcrt_object_release(mpcrt_object_t *obj)
     if (atomic_fetch_sub_explicit(&obj->refs, 1, memory_order_acq_rel) == 1)
         mpcrt_object_release_slow(obj);
 }
+
+/* A destroyed request's handle index that no cached block keeps: free for any registration again. */
+void mpcrt_handle_give_request_index(uint32_t index);
 
 /* Number of live indirect handles of a kind (for leak checks at finalize and for tests). */
 long mpcrt_handle_count(mpcrt_obj_kind_t kind);

@@ -14,6 +14,7 @@ enum {
 
 typedef struct block {
     struct block *next;
+    uint32_t index; /* requests: the handle index kept with the block, UINT32_MAX for none */
 } block_t;
 
 typedef struct {
@@ -98,6 +99,36 @@ void mpcrt_vpcache_free(mpcrt_vpcache_class_t cls, void *block)
         return;
     }
     free(block);
+}
+
+void *mpcrt_vpcache_alloc_request(uint32_t *index)
+{
+    vp_cache_t *c = my_cache();
+    block_t *b = c ? c->head[MPCRT_VPCACHE_REQUEST] : NULL;
+    if (b) {
+        c->head[MPCRT_VPCACHE_REQUEST] = b->next;
+        c->count[MPCRT_VPCACHE_REQUEST]--;
+        *index = b->index;
+        return b;
+    }
+    *index = UINT32_MAX;
+    return aligned_alloc(64, class_size(MPCRT_VPCACHE_REQUEST));
+}
+
+void mpcrt_vpcache_free_request(void *block, uint32_t index)
+{
+    vp_cache_t *c = my_cache();
+    if (c && c->count[MPCRT_VPCACHE_REQUEST] < CACHE_MAX_BLOCKS) {
+        block_t *b = block;
+        b->next = c->head[MPCRT_VPCACHE_REQUEST];
+        b->index = index;
+        c->head[MPCRT_VPCACHE_REQUEST] = b;
+        c->count[MPCRT_VPCACHE_REQUEST]++;
+        return;
+    }
+    free(block);
+    if (index != UINT32_MAX)
+        mpcrt_handle_give_request_index(index);
 }
 
 bool mpcrt_vpcache_take_index(uint32_t *index)

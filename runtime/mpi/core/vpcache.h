@@ -24,6 +24,11 @@ void *mpcrt_vpcache_alloc(mpcrt_vpcache_class_t cls);
 /* Gives back a block from mpcrt_vpcache_alloc of the same class (any VP, any thread). */
 void mpcrt_vpcache_free(mpcrt_vpcache_class_t cls, void *block);
 
+/* Requests keep their handle index through the cache: alloc_request gives a block and the index kept with
+ * it (UINT32_MAX for none), free_request takes both (an index it cannot keep goes back to handle.c). */
+void *mpcrt_vpcache_alloc_request(uint32_t *index);
+void mpcrt_vpcache_free_request(void *block, uint32_t index);
+
 /* A per-VP stash of free request-handle indices (handle.c), so that MPI_Isend/MPI_Wait do not take the
  * handle table's lock: false when the stash is empty (take) or full (give). */
 bool mpcrt_vpcache_take_index(uint32_t *index);

@@ -24,16 +24,25 @@ static void destroy_request(mpcrt_object_t *obj)
         if (req->children[i])
             mpcrt_object_release(&req->children[i]->obj);
     free(req->owned_buffer);
-    mpcrt_vpcache_free(MPCRT_VPCACHE_REQUEST, req);
+    /* Its handle (if it had one) was freed before the last reference went: the index goes with the block. */
+    mpcrt_vpcache_free_request(req, req->obj.handle ? mpcrt_handle_index(req->obj.handle) : UINT32_MAX);
 }
 
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 {
-    mpcrt_request_t *req = mpcrt_vpcache_alloc(MPCRT_VPCACHE_REQUEST);
-    if (!req)
+    uint32_t index;
+    mpcrt_request_t *req = mpcrt_vpcache_alloc_request(&index);
+    if (!req) {
+        if (index != UINT32_MAX)
+            mpcrt_handle_give_request_index(index);
         return NULL;
+    }
     memset(req, 0, sizeof *req);
     mpcrt_object_init(&req->obj, MPCRT_OBJ_REQUEST, destroy_request);
+    if (index != UINT32_MAX) {
+        req->obj.handle = mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, MPCRT_OBJ_REQUEST, index);
+        req->obj.flags |= MPCRT_OBJECT_KEPT_INDEX;
+    }
     req->kind = kind;
     req->owner = mpcrt_ult_self();
     return req;
