@@ -39,16 +39,17 @@ typedef struct {
     int32_t proc;                 /* who connects */
 } hello_t;
 
-/* A peer's connection. NONE -> CONNECTING (our hello sent, its answer awaited) -> UP; a NACK (its own
+/* A peer's connection. NONE -> OPENING (our non-blocking connect in progress) -> CONNECTING (our hello
+ * sent, its answer awaited) -> UP; a NACK (its own
  * connection to us wins) -> AWAIT until we accept that one; an accepted hello -> UP from NONE or AWAIT
  * (or from CONNECTING when the peer is the lower process). FAILED: the connect was refused (the peer is
  * gone), reported lost by the next poll; DEAD: reported, sends fail. */
-enum { NONE, CONNECTING, AWAIT, UP, FAILED, DEAD };
+enum { NONE, OPENING, CONNECTING, AWAIT, UP, FAILED, DEAD };
 
 typedef struct {
     _Atomic int state;
     _Atomic int lock; /* state changes: a sender (NONE -> CONNECTING) against the poller (the others) */
-    int fd;           /* CONNECTING and UP */
+    int fd;           /* OPENING, CONNECTING and UP */
     struct sockaddr_in addr;
     /* Receiving: bytes of the packet being assembled (length prefix first). */
     char *in;
@@ -235,9 +236,31 @@ static int tcp_connect(int proc, const char *card)
     return 0;
 }
 
-/* First packet for proc (its state NONE, its lock held): connect and say hello; the poller reads the
- * answer. The connect completes in the peer's kernel (its listen backlog), without waiting for the peer
- * to run. A refused connect means the peer's listener is gone: it died. */
+static void connect_failed(peer_t *p, int fd)
+{
+    close(fd);
+    p->fd = -1;
+    atomic_store(&p->state, FAILED);
+    atomic_store(&failed_any, true);
+}
+
+/* The connection is made: say hello (a few bytes into an empty socket buffer); the poller reads the
+ * answer. Under p->lock. */
+static void send_hello(int proc)
+{
+    peer_t *p = &peers[proc];
+    hello_t hello = {.proc = my_proc};
+    memcpy(hello.secret, p->secret, SECRET_BYTES);
+    if (send(p->fd, &hello, sizeof hello, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof hello) {
+        connect_failed(p, p->fd);
+        return;
+    }
+    atomic_store_explicit(&p->state, CONNECTING, memory_order_release);
+}
+
+/* First packet for proc (its state NONE, its lock held): start a non-blocking connect; the poller sees it
+ * complete (writable) and says hello. The sender's VP never waits in the kernel for a remote host. A
+ * refused connect means the peer's listener is gone: it died. */
 static void connect_peer(int proc)
 {
     peer_t *p = &peers[proc];
@@ -249,19 +272,30 @@ static void connect_peer(int proc)
         atomic_store(&failed_any, true);
         return;
     }
-    hello_t hello = {.proc = my_proc};
-    memcpy(hello.secret, p->secret, SECRET_BYTES);
-    if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) != 0 ||
-        send(fd, &hello, sizeof hello, MSG_NOSIGNAL) != (ssize_t)sizeof hello) {
-        close(fd);
-        atomic_store(&p->state, FAILED);
-        atomic_store(&failed_any, true);
-        return;
-    }
     set_options(fd);
     p->fd = fd;
-    mpcrt_tcp_watch_fd(fd); /* its answer, then its packets, may come while every VP sleeps */
-    atomic_store_explicit(&p->state, CONNECTING, memory_order_release);
+    if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) != 0 && errno != EINPROGRESS) {
+        connect_failed(p, fd);
+        return;
+    }
+    mpcrt_tcp_watch_fd(fd); /* its completion, its answer, then its packets may come while every VP sleeps */
+    atomic_store_explicit(&p->state, OPENING, memory_order_release);
+}
+
+/* The poller saw proc's connect end (writable, or an error). */
+static void finish_connect(int proc)
+{
+    peer_t *p = &peers[proc];
+    int err = 0;
+    socklen_t len = sizeof err;
+    mpcrt_spin_lock(&p->lock);
+    if (atomic_load(&p->state) == OPENING) {
+        if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
+            connect_failed(p, p->fd);
+        else
+            send_hello(proc);
+    }
+    mpcrt_spin_unlock(&p->lock);
 }
 
 static int flush_partial(peer_t *p)
@@ -403,14 +437,15 @@ static void take_hello(incoming_t *in)
     mpcrt_spin_lock(&p->lock);
     int state = atomic_load(&p->state);
     /* Both connected at once: the lower process's connection is kept. */
-    bool keep = state == NONE || state == AWAIT || (state == CONNECTING && from < my_proc);
+    bool ours_pending = state == CONNECTING || state == OPENING;
+    bool keep = state == NONE || state == AWAIT || (ours_pending && from < my_proc);
     if (!keep) {
         mpcrt_spin_unlock(&p->lock);
         answer(fd, NACK);
         close(fd);
         return;
     }
-    if (state == CONNECTING)
+    if (ours_pending)
         close(p->fd); /* ours loses: the peer answers it NACK, or has closed it already */
     set_options(fd);
     answer(fd, ACK);
@@ -494,9 +529,9 @@ static int tcp_poll(mpcrt_rail_deliver_fn deliver)
     int n = 0;
     for (int p = 0; p < num_procs; p++) {
         int state = atomic_load_explicit(&peers[p].state, memory_order_acquire);
-        if (state == UP || state == CONNECTING) {
+        if (state == UP || state == CONNECTING || state == OPENING) {
             pfd_owner[n] = p;
-            pfds[n++] = (struct pollfd){peers[p].fd, POLLIN, 0};
+            pfds[n++] = (struct pollfd){peers[p].fd, state == OPENING ? POLLOUT : POLLIN, 0};
         }
     }
     if (listen_fd >= 0) {
@@ -507,9 +542,14 @@ static int tcp_poll(mpcrt_rail_deliver_fn deliver)
     if (poll(pfds, (nfds_t)n, 0) > 0) {
         for (int i = 0; i < n; i++) {
             int p = pfd_owner[i];
-            if (p < 0 || !(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            if (p < 0 || !(pfds[i].revents & (POLLIN | POLLOUT | POLLHUP | POLLERR)))
                 continue;
-            if (atomic_load(&peers[p].state) == CONNECTING) {
+            int state = atomic_load(&peers[p].state);
+            if (state == OPENING) {
+                finish_connect(p);
+                continue;
+            }
+            if (state == CONNECTING) {
                 read_answer(p);
                 continue;
             }

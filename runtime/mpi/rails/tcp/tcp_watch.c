@@ -69,7 +69,8 @@ int mpcrt_tcp_watch_start(void)
 void mpcrt_tcp_watch_fd(int fd)
 {
     /* A closed socket leaves the set by itself. */
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.fd = fd};
+    /* Writable edges too: a connect that completes, or room for what waits in the outbox. */
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.fd = fd};
     if (epoll_fd >= 0 && epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
         fprintf(stderr, "mpcrt: the tcp rail cannot watch a socket (%d): an idle process answers late\n",
                 errno);
