@@ -389,7 +389,8 @@ static void peer_lost(int proc)
 
 int mpcrt_remote_proc_of(int world_rank)
 {
-    return world_rank / ranks_per_proc;
+    /* Process mode (one rank per process) skips the division: this runs on every remote send. */
+    return ranks_per_proc == 1 ? world_rank : world_rank / ranks_per_proc;
 }
 
 int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
