@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum {
     CACHE_MAX_BLOCKS = 512, /* per VP and class: 160 KiB of requests at most */
@@ -29,7 +30,7 @@ typedef struct {
     vp_cache_t vp[];
 } cache_set_t;
 
-static cache_set_t *_Atomic caches; /* made on first use */
+static void *_Atomic caches; /* a cache_set_t, made on first use (mpcrt_vp_slot) */
 
 static size_t class_size(mpcrt_vpcache_class_t cls)
 {
@@ -37,26 +38,20 @@ static size_t class_size(mpcrt_vpcache_class_t cls)
     return (bytes + 63) / 64 * 64;
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-static inline __attribute__((always_inline)) vp_cache_t *my_cache(void)
-{
-    return NULL;
-}
-#else
-static cache_set_t *make_caches(void)
+void *mpcrt_vp_table_make(void *_Atomic *table, size_t slots_offset, size_t slot_bytes)
 {
     int n = mpcrt_sched_num_vps();
-    cache_set_t *fresh = n > 0 ? aligned_alloc(64, sizeof *fresh + sizeof(vp_cache_t) * (size_t)n) : NULL;
+    size_t bytes = (slots_offset + slot_bytes * (size_t)(n > 0 ? n : 0) + 63) / 64 * 64;
+    char *fresh = n > 0 ? aligned_alloc(64, bytes) : NULL;
     if (!fresh)
         return NULL;
-    fresh->n = n;
-    for (int i = 0; i < n; i++)
-        fresh->vp[i] = (vp_cache_t){0};
-    cache_set_t *expected = NULL;
-    /* acq_rel: the zeroed caches are visible to whoever loads the pointer. */
-    if (!atomic_compare_exchange_strong_explicit(&caches, &expected, fresh, memory_order_acq_rel,
+    memset(fresh, 0, bytes);
+    *(int *)fresh = n;
+    void *expected = NULL;
+    /* acq_rel: the zeroed slots are visible to whoever loads the pointer. */
+    if (!atomic_compare_exchange_strong_explicit(table, &expected, fresh, memory_order_acq_rel,
                                                  memory_order_acquire)) {
-        free(fresh); /* another VP made them first */
+        free(fresh); /* another VP made it first */
         return expected;
     }
     return fresh;
@@ -64,68 +59,65 @@ static cache_set_t *make_caches(void)
 
 static inline __attribute__((always_inline)) vp_cache_t *my_cache(void)
 {
-    int vp = mpcrt_self_vp();
-    if (vp < 0)
-        return NULL;
-    cache_set_t *set = atomic_load_explicit(&caches, memory_order_acquire);
-    if (!set && !(set = make_caches()))
-        return NULL;
-    return vp < set->n ? &set->vp[vp] : NULL;
-}
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    (void)caches;
+    return NULL;
+#else
+    return mpcrt_vp_slot(&caches, offsetof(cache_set_t, vp), sizeof(vp_cache_t));
 #endif
+}
 
-void *mpcrt_vpcache_alloc(mpcrt_vpcache_class_t cls)
+/* A block of the class from the VP's cache (with the index kept with it), else from malloc. */
+static inline __attribute__((always_inline)) void *take_block(mpcrt_vpcache_class_t cls, uint32_t *index)
 {
     vp_cache_t *c = my_cache();
-    if (c && c->head[cls]) {
-        block_t *b = c->head[cls];
+    block_t *b = c ? c->head[cls] : NULL;
+    if (b) {
         c->head[cls] = b->next;
         c->count[cls]--;
-        return b;
-    }
-    return aligned_alloc(64, class_size(cls));
-}
-
-void mpcrt_vpcache_free(mpcrt_vpcache_class_t cls, void *block)
-{
-    if (!block)
-        return;
-    vp_cache_t *c = my_cache();
-    if (c && c->count[cls] < CACHE_MAX_BLOCKS) {
-        block_t *b = block;
-        b->next = c->head[cls];
-        c->head[cls] = b;
-        c->count[cls]++;
-        return;
-    }
-    free(block);
-}
-
-void *mpcrt_vpcache_alloc_request(uint32_t *index)
-{
-    vp_cache_t *c = my_cache();
-    block_t *b = c ? c->head[MPCRT_VPCACHE_REQUEST] : NULL;
-    if (b) {
-        c->head[MPCRT_VPCACHE_REQUEST] = b->next;
-        c->count[MPCRT_VPCACHE_REQUEST]--;
         *index = b->index;
         return b;
     }
     *index = UINT32_MAX;
-    return aligned_alloc(64, class_size(MPCRT_VPCACHE_REQUEST));
+    return aligned_alloc(64, class_size(cls));
+}
+
+/* Into the VP's cache; false when it has no room (or there is none): the caller frees. */
+static inline __attribute__((always_inline)) bool give_block(mpcrt_vpcache_class_t cls, void *block,
+                                                            uint32_t index)
+{
+    vp_cache_t *c = my_cache();
+    if (!c || c->count[cls] >= CACHE_MAX_BLOCKS)
+        return false;
+    block_t *b = block;
+    b->next = c->head[cls];
+    b->index = index;
+    c->head[cls] = b;
+    c->count[cls]++;
+    return true;
+}
+
+void *mpcrt_vpcache_alloc(mpcrt_vpcache_class_t cls)
+{
+    uint32_t unused;
+    return take_block(cls, &unused);
+}
+
+void mpcrt_vpcache_free(mpcrt_vpcache_class_t cls, void *block)
+{
+    if (block && !give_block(cls, block, UINT32_MAX))
+        free(block);
+}
+
+void *mpcrt_vpcache_alloc_request(uint32_t *index)
+{
+    return take_block(MPCRT_VPCACHE_REQUEST, index);
 }
 
 void mpcrt_vpcache_free_request(void *block, uint32_t index)
 {
-    vp_cache_t *c = my_cache();
-    if (c && c->count[MPCRT_VPCACHE_REQUEST] < CACHE_MAX_BLOCKS) {
-        block_t *b = block;
-        b->next = c->head[MPCRT_VPCACHE_REQUEST];
-        b->index = index;
-        c->head[MPCRT_VPCACHE_REQUEST] = b;
-        c->count[MPCRT_VPCACHE_REQUEST]++;
+    if (give_block(MPCRT_VPCACHE_REQUEST, block, index))
         return;
-    }
     free(block);
     if (index != UINT32_MAX)
         mpcrt_handle_give_request_index(index);

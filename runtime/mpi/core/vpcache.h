@@ -7,9 +7,29 @@
 #ifndef MPCRT_MPI_CORE_VPCACHE_H
 #define MPCRT_MPI_CORE_VPCACHE_H
 
+#include "../../threads/sched.h"
+
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A per-VP table: an int (the VPs it was made for) at offset 0, then one slot_bytes slot per VP from
+ * slots_offset, zeroed, made by the first caller and published in *table (a racing maker frees its own).
+ * mpcrt_vp_slot is the calling VP's slot; NULL off a VP, without memory, or for a VP the table was not
+ * made for (a scheduler started again with more VPs). */
+void *mpcrt_vp_table_make(void *_Atomic *table, size_t slots_offset, size_t slot_bytes);
+static inline __attribute__((always_inline)) void *mpcrt_vp_slot(void *_Atomic *table, size_t slots_offset,
+                                                                 size_t slot_bytes)
+{
+    int vp = mpcrt_self_vp();
+    if (vp < 0)
+        return NULL;
+    char *set = atomic_load_explicit(table, memory_order_acquire);
+    if (!set && !(set = mpcrt_vp_table_make(table, slots_offset, slot_bytes)))
+        return NULL;
+    return vp < *(int *)set ? set + slots_offset + (size_t)vp * slot_bytes : NULL;
+}
 
 typedef enum {
     MPCRT_VPCACHE_REQUEST, /* mpcrt_request_t */

@@ -1,6 +1,7 @@
 /* Building schedules: steps appended in order, rounds, scratch buffers, and the call number of each
  * member's collective calls on a communicator (the tag of the call's messages). */
 #include "nbc_internal.h"
+#include "../core/vpcache.h"
 
 #include <stdlib.h>
 
@@ -21,42 +22,17 @@ typedef struct {
     pool_t vp[];
 } pool_set_t;
 
-static pool_set_t *_Atomic pools; /* made on first use; reachable, so leak checkers do not count it */
+static void *_Atomic pools; /* a pool_set_t, made on first use (mpcrt_vp_slot); reachable for leak checkers */
 
+static pool_t *my_pool(void)
+{
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-static pool_t *my_pool(void)
-{
+    (void)pools;
     return NULL;
-}
 #else
-static pool_t *my_pool(void)
-{
-    int vp = mpcrt_self_vp();
-    if (vp < 0)
-        return NULL;
-    pool_set_t *set = atomic_load_explicit(&pools, memory_order_acquire);
-    if (!set) {
-        int n = mpcrt_sched_num_vps();
-        pool_set_t *fresh =
-            n > 0 ? aligned_alloc(64, (sizeof *fresh + sizeof(pool_t) * (size_t)n + 63) / 64 * 64) : NULL;
-        if (!fresh)
-            return NULL;
-        fresh->n = n;
-        for (int i = 0; i < n; i++)
-            fresh->vp[i] = (pool_t){0};
-        pool_set_t *expected = NULL;
-        /* acq_rel: the zeroed pools are visible to whoever loads the pointer. */
-        if (atomic_compare_exchange_strong_explicit(&pools, &expected, fresh, memory_order_acq_rel,
-                                                    memory_order_acquire))
-            set = fresh;
-        else {
-            free(fresh);
-            set = expected;
-        }
-    }
-    return vp < set->n ? &set->vp[vp] : NULL;
-}
+    return mpcrt_vp_slot(&pools, offsetof(pool_set_t, vp), sizeof(pool_t));
 #endif
+}
 
 static mpcrt_nbc_t *take(void)
 {

@@ -255,29 +255,38 @@ static void unlink_readable(rndv_recv_t *f) /* under readable_lock */
     atomic_fetch_sub_explicit(&nreadable, 1, memory_order_relaxed);
 }
 
-/* Records a rendezvous with r->proc; false (not recorded) when that process is already lost. The check is
- * under the lock peer_lost takes after marking the process lost, so a rendezvous is either failed there or
- * refused here. */
+/* proc's rendezvous lists, locked; NULL (not locked) when proc is lost. peer_lost takes this lock after
+ * marking the process lost, so a record is either in the lists it fails and frees, or added or removed
+ * here and never seen there. */
+static tracked_t *lock_tracked(int proc)
+{
+    tracked_t *t = &tracked[proc];
+    mpcrt_spin_lock(&t->lock);
+    if (!mpcrt_rails_lost(proc))
+        return t;
+    mpcrt_spin_unlock(&t->lock);
+    return NULL;
+}
+
+/* Records a rendezvous with its peer; false (not recorded) when that process is already lost. */
 static bool track_send(rndv_send_t *r)
 {
-    tracked_t *t = &tracked[r->proc];
-    mpcrt_spin_lock(&t->lock);
-    bool gone = mpcrt_rails_lost(r->proc);
-    if (!gone)
-        MPCRT_LIST_APPEND(t->sends, t->sends_tail, r, next, prev);
+    tracked_t *t = lock_tracked(r->proc);
+    if (!t)
+        return false;
+    MPCRT_LIST_APPEND(t->sends, t->sends_tail, r, next, prev);
     mpcrt_spin_unlock(&t->lock);
-    return !gone;
+    return true;
 }
 
 static bool track_recv(rndv_recv_t *f)
 {
-    tracked_t *t = &tracked[f->proc];
-    mpcrt_spin_lock(&t->lock);
-    bool gone = mpcrt_rails_lost(f->proc);
-    if (!gone)
-        MPCRT_LIST_APPEND(t->recvs, t->recvs_tail, f, next, prev);
+    tracked_t *t = lock_tracked(f->proc);
+    if (!t)
+        return false;
+    MPCRT_LIST_APPEND(t->recvs, t->recvs_tail, f, next, prev);
     mpcrt_spin_unlock(&t->lock);
-    return !gone;
+    return true;
 }
 
 static void fail_request(mpcrt_request_t *req)
@@ -467,12 +476,9 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
  * peer_lost's to fail and free, and is not touched here. */
 static void finish_rndv_send(rndv_send_t *r, int proc)
 {
-    tracked_t *t = &tracked[proc];
-    mpcrt_spin_lock(&t->lock);
-    if (mpcrt_rails_lost(proc)) {
-        mpcrt_spin_unlock(&t->lock);
+    tracked_t *t = lock_tracked(proc);
+    if (!t)
         return;
-    }
     MPCRT_LIST_REMOVE(t->sends, t->sends_tail, r, next, prev);
     mpcrt_spin_unlock(&t->lock);
     if (r->req)
@@ -540,9 +546,8 @@ static void push_fragments(const packet_t *cts)
     *p = (push_t){NULL, r, cts->src_proc, cts->dst_world, cts->rreq, 0, word ? 0 : cts->bytes, word};
     if (continue_push(p)) {
         free(p);
-        if (!word)
-            finish_rndv_send(
-                r, cts->src_proc); /* the receiver has every byte in its cells: the buffer is free */
+        if (!word) /* the receiver has every byte in its cells: the buffer is free */
+            finish_rndv_send(r, cts->src_proc);
         return;
     }
     mpcrt_spin_lock(&push_lock);
@@ -593,12 +598,9 @@ static int continue_pushes(void)
  * then owns f (as in finish_rndv_send). */
 static void finish_fragmented(rndv_recv_t *f, int proc)
 {
-    tracked_t *t = &tracked[proc];
-    mpcrt_spin_lock(&t->lock);
-    if (mpcrt_rails_lost(proc)) {
-        mpcrt_spin_unlock(&t->lock);
+    tracked_t *t = lock_tracked(proc);
+    if (!t)
         return;
-    }
     MPCRT_LIST_REMOVE(t->recvs, t->recvs_tail, f, next, prev);
     mpcrt_spin_unlock(&t->lock);
     if (f->word) {
@@ -652,11 +654,9 @@ static int read_stalled(void)
             n = 0;
         }
     }
-    if (n == 0 || done ||
-        CLAIM_FRONT(atomic_load_explicit(f->word, memory_order_relaxed)) >=
-            CLAIM_BACK(atomic_load_explicit(f->word, memory_order_relaxed))) {
+    w = atomic_load_explicit(f->word, memory_order_relaxed);
+    if (n == 0 || done || CLAIM_FRONT(w) >= CLAIM_BACK(w)) /* nothing more to read */
         unlink_readable(f);
-    }
     int proc = f->proc; /* f may be peer_lost's once the lock is released */
     mpcrt_spin_unlock(&readable_lock);
     if (done)

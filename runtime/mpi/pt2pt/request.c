@@ -32,11 +32,8 @@ mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 {
     uint32_t index;
     mpcrt_request_t *req = mpcrt_vpcache_alloc_request(&index);
-    if (!req) {
-        if (index != UINT32_MAX)
-            mpcrt_handle_give_request_index(index);
-        return NULL;
-    }
+    if (!req)
+        return NULL; /* from malloc: no index came with it */
     memset(req, 0, sizeof *req);
     mpcrt_object_init(&req->obj, MPCRT_OBJ_REQUEST, destroy_request);
     if (index != UINT32_MAX) {
