@@ -101,6 +101,9 @@ procs_small_queue)
     # Four cells per queue: senders keep refused packets and send them as cells free up, in order.
     MPCRT_SHM_CELLS=4 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"
     [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with tiny queues"
+    # A count that is no power of two is rounded up to one (cells are found by a mask).
+    MPCRT_SHM_CELLS=5 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"
+    [ "$(oks)" -eq 4 ] || fail "every rank must pass its checks with MPCRT_SHM_CELLS=5"
     ;;
 procs_pt2pt)
     for args in "-n 5 --mode=process" "-n 6 -p 2"; do
