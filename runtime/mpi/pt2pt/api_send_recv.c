@@ -13,8 +13,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
 
 /* Inlined: it runs on every send and receive, and its result feeds the caller's fast path. */
-static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_Datatype type,
-                 mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag, bool receiving)
+static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle,
+                                                       mpcrt_comm_t **comm, MPI_Datatype type,
+                                                       mpcrt_datatype_t **dt, MPI_Count count, int peer,
+                                                       int tag, bool receiving)
 {
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_active(self))
@@ -56,9 +58,10 @@ static void copy_status(MPI_Status *out, const MPI_Status *in)
 /* ------------------------------------------------------------------ blocking */
 
 /* Inlined into MPI_Send and MPI_Recv, whose mode is a constant: one call less on the latency path. */
-static inline __attribute__((always_inline)) int send_blocking(const char *fn, const void *buf, MPI_Count count,
-                                                               MPI_Datatype type, int dest, int tag,
-                                                               MPI_Comm comm_handle, mpcrt_send_mode_t mode)
+static inline __attribute__((always_inline)) int send_blocking(const char *fn, const void *buf,
+                                                               MPI_Count count, MPI_Datatype type, int dest,
+                                                               int tag, MPI_Comm comm_handle,
+                                                               mpcrt_send_mode_t mode)
 {
     mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
     mpcrt_datatype_t *dt = NULL;
@@ -171,6 +174,22 @@ MPCRT_PMPI_ALIAS(Recv)
 
 /* ------------------------------------------------------------------ non-blocking */
 
+/* A request for a checked operation: holds references to its datatype and communicator (released with it). */
+static mpcrt_request_t *new_checked_request(const char *fn, bool receiving, const void *buf, MPI_Count count,
+                                            mpcrt_datatype_t *dt, int peer, int tag, mpcrt_comm_t *comm,
+                                            MPI_Comm comm_handle, mpcrt_send_mode_t mode, int *rc)
+{
+    mpcrt_request_t *req = mpcrt_request_new(receiving ? MPCRT_REQ_RECV : MPCRT_REQ_SEND);
+    if (!req) {
+        *rc = mpcrt_mpi_error(comm_handle, fn, MPI_ERR_NO_MEM, "no memory for a request");
+        return NULL;
+    }
+    mpcrt_datatype_retain(dt);
+    mpcrt_object_retain(&comm->obj);
+    describe(req, buf, count, dt, comm, peer, tag, mode);
+    return req;
+}
+
 mpcrt_request_t *mpcrt_pt2pt_new_request(const char *fn, bool receiving, const void *buf, MPI_Count count,
                                          MPI_Datatype type, int peer, int tag, MPI_Comm comm_handle,
                                          mpcrt_send_mode_t mode, int *rc)
@@ -180,16 +199,7 @@ mpcrt_request_t *mpcrt_pt2pt_new_request(const char *fn, bool receiving, const v
     *rc = check(fn, comm_handle, &comm, type, &dt, count, peer, tag, receiving);
     if (*rc)
         return NULL;
-    mpcrt_request_t *req = mpcrt_request_new(receiving ? MPCRT_REQ_RECV : MPCRT_REQ_SEND);
-    if (!req) {
-        *rc = mpcrt_mpi_error(comm_handle, fn, MPI_ERR_NO_MEM, "no memory for a request");
-        return NULL;
-    }
-    /* The request outlives the call: keep its datatype and communicator alive (released with it). */
-    mpcrt_datatype_retain(dt);
-    mpcrt_object_retain(&comm->obj);
-    describe(req, buf, count, dt, comm, peer, tag, mode);
-    return req;
+    return new_checked_request(fn, receiving, buf, count, dt, peer, tag, comm, comm_handle, mode, rc);
 }
 
 int mpcrt_pt2pt_start_nonblocking(const char *fn, bool receiving, const void *buf, MPI_Count count,
@@ -198,9 +208,23 @@ int mpcrt_pt2pt_start_nonblocking(const char *fn, bool receiving, const void *bu
 {
     if (!request)
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_REQUEST, "null request pointer");
-    int rc;
+    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
+    mpcrt_datatype_t *dt = NULL;
+    int rc = check(fn, comm_handle, &comm, type, &dt, count, peer, tag, receiving);
+    if (rc)
+        return rc;
+    if (!receiving && !persistent && (mode == MPCRT_SEND_STANDARD || mode == MPCRT_SEND_READY)) {
+        /* Gone within the call (a posted receive, an eager cell, the rail): the shared completed request. */
+        rc = mpcrt_pt2pt_send_small(buf, count, dt, comm, peer, tag);
+        if (rc == MPI_SUCCESS) {
+            *request = MPCRT_REQUEST_COMPLETED_SEND;
+            return MPI_SUCCESS;
+        }
+        if (rc > 0)
+            return mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", peer);
+    }
     mpcrt_request_t *req =
-        mpcrt_pt2pt_new_request(fn, receiving, buf, count, type, peer, tag, comm_handle, mode, &rc);
+        new_checked_request(fn, receiving, buf, count, dt, peer, tag, comm, comm_handle, mode, &rc);
     if (!req)
         return rc;
     int handle;

@@ -143,7 +143,7 @@ static bin_t *rekey_hot(mpcrt_match_t *m, ctxq_t *q, uint64_t key)
 }
 
 static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t context, int source,
-                                                        bool create)
+                                                      bool create)
 {
     uint64_t key = (uint64_t)context << 32 | (uint32_t)source;
     size_t b = hash64(key, m->bin_buckets);
@@ -267,9 +267,9 @@ static message_t *find_unexpected(mpcrt_match_t *m, uint32_t context, int source
  * memcpy when both sides are contiguous, else the datatype engine walks both layouts together (no bounce
  * buffer, whatever the sizes). Returns the bytes copied. */
 static __attribute__((noinline)) void transfer_slow(const void *sbuf, MPI_Count scount,
-                                                     const mpcrt_datatype_t *sdt, void *rbuf, MPI_Count rcount,
-                                                     const mpcrt_datatype_t *rdt, MPI_Count n,
-                                                     mpcrt_request_t *peer);
+                                                    const mpcrt_datatype_t *sdt, void *rbuf, MPI_Count rcount,
+                                                    const mpcrt_datatype_t *rdt, MPI_Count n,
+                                                    mpcrt_request_t *peer);
 
 static inline MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt_datatype_t *sdt, void *rbuf,
                                  MPI_Count rcount, const mpcrt_datatype_t *rdt, MPI_Count bytes,
@@ -280,7 +280,8 @@ static inline MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt
     if (n <= 0)
         return 0;
     if (n <= 64 && mpcrt_datatype_is_contiguous(sdt) && mpcrt_datatype_is_contiguous(rdt))
-        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, (size_t)n); /* the latency path */
+        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb,
+               (size_t)n); /* the latency path */
     else
         transfer_slow(sbuf, scount, sdt, rbuf, rcount, rdt, n, peer);
     return n;
@@ -418,7 +419,8 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
 
 /* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
  * otherwise a descriptor waits for the receiver, which completes s->send after its copy. */
-static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, const local_send_t *s, bool eager, bool *done)
+static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, const local_send_t *s,
+                                                            bool eager, bool *done)
 {
     MPI_Count bytes = s->count * s->dt->size;
     *done = true;
@@ -499,14 +501,18 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     return rc;
 }
 
-int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest,
-                           int tag)
+int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                           int dest, int tag)
 {
     if (dest == MPI_PROC_NULL || count * dt->size > eager_limit)
         return -1;
     mpcrt_match_t *m = receiver_match(comm, dest);
-    if (!m)
-        return -1; /* another process: the rails want a request */
+    if (!m) {
+        int world = mpcrt_comm_peer_group(comm)->world[dest];
+        if (world < 0 || world >= mpcrt_mpi_world_size() || !mpcrt_remote_ready())
+            return -1; /* the request path reports it */
+        return mpcrt_remote_send_small(buf, count, dt, comm->context, tag, world, mpcrt_comm_rank(comm));
+    }
     local_send_t s = {buf, count, dt, comm->context, mpcrt_comm_rank(comm), tag, NULL};
     bool done;
     return send_local(m, &s, true, &done);
@@ -569,8 +575,8 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     return MPI_SUCCESS;
 }
 
-bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status,
-                       bool take, void **message)
+bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
+                       void **message)
 {
     mpcrt_spin_lock(&m->lock);
     message_t *msg = find_unexpected(m, context, source, tag, take);

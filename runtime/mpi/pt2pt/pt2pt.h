@@ -119,6 +119,8 @@ static inline void mpcrt_status_out(MPI_Status *out, const MPI_Status *in)
 MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 
 /* Requests. */
+/* The handle of an MPI_Isend that completed within the call (request.c): a builtin request handle, shared. */
+#define MPCRT_REQUEST_COMPLETED_SEND ((MPI_Request)0x6c000001)
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
 /* Publish completion, wake the owner. Inline: every message completes one or two requests. */
 void mpcrt_request_complete_parent(mpcrt_request_t *parent);
@@ -156,11 +158,11 @@ static inline bool mpcrt_request_done(const mpcrt_request_t *req)
  * arguments the engine checks (the API layer checks the rest). */
 int mpcrt_pt2pt_start_send(mpcrt_request_t *req);
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
-/* MPI_Send's fast path: a small standard send to a rank of this process needs no request (into the posted
- * receive, or an eager cell). Returns an MPI error class, or -1 when it does not apply (large message,
- * MPI_PROC_NULL, a receiver in another process). */
-int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest,
-                           int tag);
+/* The fast path of MPI_Send and MPI_Isend: a small standard send needs no request, to a rank of this
+ * process (into the posted receive, or an eager cell) or of another (mpcrt_remote_send_small). Returns an MPI
+ * error class, or -1 when it does not apply (large message, MPI_PROC_NULL, see mpcrt_remote_send_small). */
+int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                           int dest, int tag);
 /* Probe the queues of receiver `match` (the caller's: mpcrt_mpi_self()->match, captured by the caller
  * because the check may run as a parked predicate in another ULT's context) for a matching unexpected
  * message; with `take`, remove it (MPI_Mprobe) into *message. */
@@ -173,12 +175,13 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req);
 /* Completes a matched receive: status from (source, tag), MPI_ERR_TRUNCATE when sent > copied. */
 void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied);
 
-/* ------------------------------------------------------------------ the library's own messages (internal.c) */
+/* ------------------------------------------------------------------ the library's own messages (internal.c)
+ */
 
 /* Nonblocking sends and receives on comm's collective context (context + 1), for collectives and creations
  * that span processes; waitall waits, releases every request and returns the first status error. */
-int mpcrt_p2p_isend(mpcrt_comm_t *comm, int dest, int tag, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
-                    mpcrt_request_t **req);
+int mpcrt_p2p_isend(mpcrt_comm_t *comm, int dest, int tag, const void *buf, MPI_Count count,
+                    mpcrt_datatype_t *dt, mpcrt_request_t **req);
 int mpcrt_p2p_irecv(mpcrt_comm_t *comm, int source, int tag, void *buf, MPI_Count count, mpcrt_datatype_t *dt,
                     mpcrt_request_t **req);
 int mpcrt_p2p_waitall(mpcrt_request_t **reqs, int n);
@@ -206,6 +209,11 @@ void mpcrt_remote_flush(void);
 int mpcrt_remote_proc_of(int world_rank);
 /* Starts a send to world rank dst_world of another process; `me` is the sender's rank in its group. */
 int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me);
+/* A small contiguous standard send that needs no request: straight into the rail to dst_world's process.
+ * Returns MPI_SUCCESS (sent), or -1 when the request path must take it (too large, not contiguous, packets
+ * already waiting for that process or its rail full, the process lost). */
+int mpcrt_remote_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, uint32_t context, int tag,
+                            int dst_world, int me);
 /* Matches an arriving message into receiver m's queues (called by whichever thread polled the rail). */
 void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in);
 /* Moves a matched rendezvous message into recv and completes it (now, or when the fragments are in). */

@@ -471,6 +471,31 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
     return MPI_SUCCESS;
 }
 
+int mpcrt_remote_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, uint32_t context, int tag,
+                            int dst_world, int me)
+{
+    uint64_t bytes = (uint64_t)(count * dt->size);
+    if (bytes > max_payload || (bytes && !mpcrt_datatype_is_contiguous(dt)))
+        return -1;
+    int proc = mpcrt_remote_proc_of(dst_world);
+    packet_t pkt = {.kind = PKT_EAGER,
+                    .dst_world = dst_world,
+                    .source = me,
+                    .tag = tag,
+                    .context = context,
+                    .bytes = bytes};
+    outbox_t *box = &outboxes[proc];
+    mpcrt_spin_lock(&box->lock);
+    /* Only straight into the rail: a packet that would wait in the outbox goes through mpcrt_remote_send,
+     * whose request's wait runs the progress that drains it; a lost peer's error is the request's too. */
+    int rc = -1;
+    if (!box->head && !(mpcrt_rails_any_lost() && mpcrt_rails_lost(proc)) &&
+        mpcrt_rails_send(proc, &pkt, EAGER_HEADER, (const char *)buf + dt->true_lb, bytes) == 0)
+        rc = MPI_SUCCESS;
+    mpcrt_spin_unlock(&box->lock);
+    return rc;
+}
+
 /* The receiver has every byte (FIN, or the last fragment pushed): the send completes. A push may finish
  * outside any poll lock, after peer_lost took the tracked list (the peer is marked lost before): r is then
  * peer_lost's to fail and free, and is not touched here. */

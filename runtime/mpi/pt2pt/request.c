@@ -28,6 +28,17 @@ static void destroy_request(mpcrt_object_t *obj)
     mpcrt_vpcache_free_request(req, req->obj.handle ? mpcrt_handle_index(req->obj.handle) : UINT32_MAX);
 }
 
+/* The request every MPI_Isend gets whose message left during the call (mpcrt_pt2pt_send_small): complete,
+ * an empty status, never written after load, never freed (predefined, so the handle frees and releases of
+ * the completion calls leave it alone). One builtin handle for all of them saves the allocation, the handle
+ * and the release of a request per small send. */
+static mpcrt_request_t completed_send = {.complete = 1, .kind = MPCRT_REQ_SEND};
+
+__attribute__((constructor)) static void register_completed_send(void)
+{
+    mpcrt_handle_register_predefined(&completed_send.obj, MPCRT_OBJ_REQUEST, MPCRT_REQUEST_COMPLETED_SEND);
+}
+
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
 {
     uint32_t index;
@@ -106,5 +117,3 @@ int mpcrt_request_adopt(mpcrt_request_t *parent, mpcrt_request_t *child)
     atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
     return slot;
 }
-
-

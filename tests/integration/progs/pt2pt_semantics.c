@@ -1,7 +1,8 @@
 /* Point-to-point semantics in thread mode: every send mode, blocking and non-blocking, MPI_ANY_SOURCE and
  * MPI_ANY_TAG, non-overtaking order, truncation, MPI_PROC_NULL, probes, matched probes, persistent requests,
  * cancel, waitany/waitsome/testall, sendrecv(_replace), derived datatypes, large messages (single copy into
- * a posted receive and from a descriptor). Built with -fmpc-privatize (it keeps its rank in globals). Prints "rank R: N checks ok" or each failure. */
+ * a posted receive and from a descriptor). Built with -fmpc-privatize (it keeps its rank in globals). Prints
+ * "rank R: N checks ok" or each failure. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +10,13 @@
 #include <unistd.h>
 
 static int rank, size, checks, failures;
-#define CHECK(cond)                                                                                        \
-    do {                                                                                                   \
-        checks++;                                                                                          \
-        if (!(cond)) {                                                                                     \
-            failures++;                                                                                    \
-            printf("rank %d: line %d: check failed: %s\n", rank, __LINE__, #cond);                        \
-        }                                                                                                  \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        checks++;                                                                                            \
+        if (!(cond)) {                                                                                       \
+            failures++;                                                                                      \
+            printf("rank %d: line %d: check failed: %s\n", rank, __LINE__, #cond);                           \
+        }                                                                                                    \
     } while (0)
 
 int main(int argc, char **argv)
@@ -53,7 +54,8 @@ int main(int argc, char **argv)
     int in_order = 1;
     for (int i = 0; i < 100; i++) {
         int v;
-        MPI_Recv(&v, 1, MPI_INT, i % 2 ? MPI_ANY_SOURCE : prev, i % 3 ? MPI_ANY_TAG : 20, MPI_COMM_WORLD, &st);
+        MPI_Recv(&v, 1, MPI_INT, i % 2 ? MPI_ANY_SOURCE : prev, i % 3 ? MPI_ANY_TAG : 20, MPI_COMM_WORLD,
+                 &st);
         in_order &= v == i && st.MPI_SOURCE == prev && st.MPI_TAG == 20;
     }
     CHECK(in_order);
@@ -243,6 +245,50 @@ int main(int argc, char **argv)
         MPI_Send(&small, 1, MPI_INT, next, 402, MPI_COMM_WORLD);
         MPI_Wait(&later, &st);
         CHECK(later_in == prev && st.MPI_SOURCE == prev && st.MPI_TAG == 402);
+    }
+
+    /* Small sends that leave within MPI_Isend: every completion and query call sees a complete, uncancelled
+     * send with a status to ignore, the handle becomes MPI_REQUEST_NULL, MPI_Start refuses it, and every
+     * message arrives with its payload. */
+    {
+        int out[6], in[6], flag = 0, index = -1, outcount = 0, indices[2];
+        MPI_Request s[6];
+        for (int i = 0; i < 6; i++) {
+            out[i] = 1000 * rank + i;
+            in[i] = -1;
+            MPI_Isend(&out[i], 1, MPI_INT, next, 500 + i, MPI_COMM_WORLD, &s[i]);
+        }
+        MPI_Request_get_status(s[0], &flag, &st);
+        CHECK(flag == 1 && s[0] != MPI_REQUEST_NULL);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int start_rc = MPI_Start(&s[0]), start_class = -1;
+        MPI_Error_class(start_rc, &start_class);
+        CHECK(start_class == MPI_ERR_REQUEST);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        flag = 0;
+        MPI_Test(&s[0], &flag, &st);
+        int cancelled = 1;
+        MPI_Test_cancelled(&st, &cancelled);
+        CHECK(flag == 1 && s[0] == MPI_REQUEST_NULL && cancelled == 0);
+        MPI_Cancel(&s[1]);
+        MPI_Wait(&s[1], &st);
+        cancelled = 1;
+        MPI_Test_cancelled(&st, &cancelled);
+        CHECK(s[1] == MPI_REQUEST_NULL && cancelled == 0);
+        MPI_Waitany(2, &s[2], &index, &st);
+        CHECK((index == 0 || index == 1) && s[2 + index] == MPI_REQUEST_NULL &&
+              s[3 - index] != MPI_REQUEST_NULL);
+        MPI_Waitsome(2, &s[2], &outcount, indices, MPI_STATUSES_IGNORE);
+        CHECK(outcount == 1 && s[2] == MPI_REQUEST_NULL && s[3] == MPI_REQUEST_NULL);
+        MPI_Request_free(&s[4]);
+        CHECK(s[4] == MPI_REQUEST_NULL);
+        MPI_Status sts[6];
+        MPI_Waitall(6, s, sts); /* one active, the others null */
+        CHECK(s[5] == MPI_REQUEST_NULL);
+        for (int i = 0; i < 6; i++) {
+            MPI_Recv(&in[i], 1, MPI_INT, prev, 500 + i, MPI_COMM_WORLD, &st);
+            CHECK(in[i] == 1000 * prev + i && st.MPI_SOURCE == prev && st.MPI_TAG == 500 + i);
+        }
     }
 
     MPI_Barrier(MPI_COMM_WORLD);
