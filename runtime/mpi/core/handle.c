@@ -15,8 +15,8 @@ mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
  * (vpcache.h), outside the free list: requests come and go with every non-blocking call. */
 typedef struct {
     mpcrt_mutex_t lock;
-    uint32_t free_head;            /* stack of released indices, linked through the chunks' next_free */
-    uint32_t next_unused;          /* indices below this one have been handed out at least once */
+    uint32_t free_head;   /* stack of released indices, linked through the chunks' next_free */
+    uint32_t next_unused; /* indices below this one have been handed out at least once */
 } kind_state_t;
 
 static kind_state_t kinds[MPCRT_OBJ_NKINDS];
@@ -87,7 +87,7 @@ static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
     return 0;
 }
 
-int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
+int mpcrt_handle_register_slow(mpcrt_object_t *obj, int *handle)
 {
     unsigned kind = obj->kind;
     if (!valid_kind(kind))
@@ -95,10 +95,8 @@ int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
     mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
     kind_state_t *s = &kinds[kind];
     uint32_t index;
-    if (obj->flags & MPCRT_OBJECT_KEPT_INDEX) {
-        obj->flags &= (uint16_t)~MPCRT_OBJECT_KEPT_INDEX;
-        index = mpcrt_handle_index(obj->handle);
-    } else if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
+    /* (A request that kept its index took the inline path of mpcrt_handle_register.) */
+    if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
         mpcrt_mutex_lock(&s->lock);
         int rc = take_index(t, s, &index);
         mpcrt_mutex_unlock(&s->lock);

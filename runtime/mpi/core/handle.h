@@ -6,8 +6,8 @@
  *   bits 29-26  object kind (mpcrt_obj_kind_t)
  *   bits 25-0   builtin/direct: kind-specific (datatypes: bits 15-8 size, bits 7-0 index)
  *               indirect: index into the kind's table
- * Predefined objects are builtin or direct handles (the MPICH pair types such as MPI_FLOAT_INT are direct with
- * indices 0-4); every object created at run time gets an indirect handle, so it can never collide with a
+ * Predefined objects are builtin or direct handles (the MPICH pair types such as MPI_FLOAT_INT are direct
+ * with indices 0-4); every object created at run time gets an indirect handle, so it can never collide with a
  * predefined or null handle.
  *
  * Concurrency: lookups are lock-free (two acquire loads: a chunk pointer, then the slot); a chunk, once
@@ -24,6 +24,7 @@
 #ifndef MPCRT_MPI_CORE_HANDLE_H
 #define MPCRT_MPI_CORE_HANDLE_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ typedef enum {
     MPCRT_OBJ_WIN = 8,
     MPCRT_OBJ_KEYVAL = 9,
     MPCRT_OBJ_ATTR = 10,
-    MPCRT_OBJ_REQUEST = 11, /* also MPI_Message */
+    MPCRT_OBJ_REQUEST = 11,  /* also MPI_Message */
     MPCRT_OBJ_INTERNAL = 12, /* free for the runtime's own objects (and tests) */
     MPCRT_OBJ_SESSION = 14,
     MPCRT_OBJ_NKINDS = 16
@@ -76,7 +77,8 @@ static inline unsigned mpcrt_handle_index(int handle)
 }
 static inline int mpcrt_handle_make(unsigned handle_kind, mpcrt_obj_kind_t kind, unsigned index)
 {
-    return (int)((handle_kind << MPCRT_HANDLE_KIND_SHIFT) | ((unsigned)kind << MPCRT_HANDLE_OBJ_SHIFT) | index);
+    return (int)((handle_kind << MPCRT_HANDLE_KIND_SHIFT) | ((unsigned)kind << MPCRT_HANDLE_OBJ_SHIFT) |
+                 index);
 }
 
 enum {
@@ -89,9 +91,9 @@ enum {
 /* The header every handle-named object starts with. */
 typedef struct mpcrt_object {
     _Atomic int refs;
-    int handle;      /* the first handle registered for the object (0 before) */
-    uint16_t kind;   /* mpcrt_obj_kind_t */
-    uint16_t flags;  /* MPCRT_OBJECT_* */
+    int handle;     /* the first handle registered for the object (0 before) */
+    uint16_t kind;  /* mpcrt_obj_kind_t */
+    uint16_t flags; /* MPCRT_OBJECT_* */
     /* Called once, when the last reference goes; frees the object. NULL: nothing to do. */
     void (*destroy)(struct mpcrt_object *obj);
 } mpcrt_object_t;
@@ -116,7 +118,22 @@ void mpcrt_object_init(mpcrt_object_t *obj, mpcrt_obj_kind_t kind, void (*destro
 /* Gives obj a new indirect handle. The handle owns one reference: for a new object, the one made by
  * mpcrt_object_init; for an object that already has a handle, the caller retains first. Returns 0, or
  * -ENOMEM when the table or the memory is exhausted. */
-int mpcrt_handle_register(mpcrt_object_t *obj, int *handle);
+int mpcrt_handle_register_slow(mpcrt_object_t *obj, int *handle);
+static inline int mpcrt_handle_register(mpcrt_object_t *obj, int *handle)
+{
+    if (!(obj->flags & MPCRT_OBJECT_KEPT_INDEX))
+        return mpcrt_handle_register_slow(obj, handle);
+    /* A request whose block kept its index (and its handle, in obj->handle): the slot is free and ours. */
+    obj->flags &= (uint16_t)~MPCRT_OBJECT_KEPT_INDEX;
+    uint32_t index = mpcrt_handle_index(obj->handle);
+    /* acquire: pairs with the release that published the chunk. */
+    mpcrt_handle_chunk_t *chunk = atomic_load_explicit(
+        &mpcrt_handle_tables[obj->kind].chunks[index >> MPCRT_HANDLE_CHUNK_BITS], memory_order_acquire);
+    /* release: whoever looks the handle up sees the object fully initialized. */
+    atomic_store_explicit(&chunk->slots[index & (MPCRT_HANDLE_CHUNK_SLOTS - 1)], obj, memory_order_release);
+    *handle = obj->handle;
+    return 0;
+}
 
 /* Makes a predefined object (flag MPCRT_OBJECT_PREDEFINED is set here) answer to a builtin or direct handle.
  * Called at library load, before any lookup. Returns 0 or -EINVAL (wrong kind or handle kind). */
@@ -129,10 +146,12 @@ int mpcrt_handle_register_predefined(mpcrt_object_t *obj, mpcrt_obj_kind_t kind,
 static inline mpcrt_object_t *mpcrt_handle_lookup(mpcrt_obj_kind_t kind, int handle)
 {
     const mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
-    /* Builtin handles first (MPI_COMM_WORLD, MPI_INT...: the latency path names them on every call). A slot of
-     * this kind's table holds an object of this kind whose handle is builtin, so an equal handle proves the
-     * object kind and the handle kind at once; anything else takes the checks below. relaxed: as below. */
-    mpcrt_object_t *obj = atomic_load_explicit(&t->predefined[0][(unsigned)handle & 0xffu], memory_order_relaxed);
+    /* Builtin handles first (MPI_COMM_WORLD, MPI_INT...: the latency path names them on every call). A slot
+     * of this kind's table holds an object of this kind whose handle is builtin, so an equal handle proves
+     * the object kind and the handle kind at once; anything else takes the checks below. relaxed: as below.
+     */
+    mpcrt_object_t *obj =
+        atomic_load_explicit(&t->predefined[0][(unsigned)handle & 0xffu], memory_order_relaxed);
     if (obj && obj->handle == handle)
         return obj;
     if (mpcrt_handle_obj_kind(handle) != (unsigned)kind)
@@ -146,7 +165,8 @@ static inline mpcrt_object_t *mpcrt_handle_lookup(mpcrt_obj_kind_t kind, int han
         if (!chunk)
             return NULL;
         /* acquire: pairs with the release in mpcrt_handle_register, so the object's fields are visible. */
-        obj = atomic_load_explicit(&chunk->slots[index & (MPCRT_HANDLE_CHUNK_SLOTS - 1)], memory_order_acquire);
+        obj =
+            atomic_load_explicit(&chunk->slots[index & (MPCRT_HANDLE_CHUNK_SLOTS - 1)], memory_order_acquire);
         return obj;
     }
     if (hk == MPCRT_HANDLE_INVALID)
@@ -176,9 +196,38 @@ static inline void mpcrt_object_release(mpcrt_object_t *obj)
 {
     if (obj->flags & MPCRT_OBJECT_PREDEFINED)
         return;
-    /* acq_rel: our uses of the object happen before its destruction, which may run on another thread. */
-    if (atomic_fetch_sub_explicit(&obj->refs, 1, memory_order_acq_rel) == 1)
+    /* The last reference, and ours: nobody else can take or drop one, so no locked instruction (a request
+     * per message ends here). acquire: the other holders' uses (their acq_rel drops) happen before the
+     * destruction. Else acq_rel: our uses of the object happen before its destruction, which may run on
+     * another thread. */
+    if (atomic_load_explicit(&obj->refs, memory_order_acquire) == 1 ||
+        atomic_fetch_sub_explicit(&obj->refs, 1, memory_order_acq_rel) == 1)
         mpcrt_object_release_slow(obj);
+}
+
+/* mpcrt_handle_free for a request handle that only the caller may free now: a completed request in its
+ * completion call (MPI makes freeing it elsewhere meanwhile erroneous). Inline, with a plain load and store
+ * instead of the exchange that settles racing frees: it runs once per message. */
+static inline int mpcrt_handle_free_request(int handle)
+{
+    if (mpcrt_handle_kind(handle) != MPCRT_HANDLE_INDIRECT ||
+        mpcrt_handle_obj_kind(handle) != MPCRT_OBJ_REQUEST)
+        return -EINVAL;
+    uint32_t index = mpcrt_handle_index(handle);
+    /* acquire: as in mpcrt_handle_lookup. */
+    mpcrt_handle_chunk_t *chunk =
+        atomic_load_explicit(&mpcrt_handle_tables[MPCRT_OBJ_REQUEST].chunks[index >> MPCRT_HANDLE_CHUNK_BITS],
+                             memory_order_acquire);
+    if (!chunk)
+        return -EINVAL;
+    _Atomic(mpcrt_object_t *) *slot = &chunk->slots[index & (MPCRT_HANDLE_CHUNK_SLOTS - 1)];
+    mpcrt_object_t *obj = atomic_load_explicit(slot, memory_order_acquire);
+    if (!obj)
+        return -EINVAL;
+    /* release: the slot is empty before the index is reused. The index stays the request's (handle.c). */
+    atomic_store_explicit(slot, NULL, memory_order_release);
+    mpcrt_object_release(obj);
+    return 0;
 }
 
 /* A destroyed request's handle index that no cached block keeps: free for any registration again. */

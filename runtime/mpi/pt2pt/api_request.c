@@ -39,7 +39,7 @@ static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
         if (rc != MPI_SUCCESS && error == MPI_SUCCESS)
             error = rc;
     }
-    mpcrt_handle_free(MPCRT_OBJ_REQUEST, *handle);
+    mpcrt_handle_free_request(*handle);
     *handle = MPI_REQUEST_NULL;
     return error;
 }
@@ -414,8 +414,11 @@ typedef struct {
 
 static probe_t probe_start(mpcrt_comm_t *comm, int source, int tag, MPI_Status *status, bool take)
 {
-    return (probe_t){comm, mpcrt_mpi_self()->match, source, tag, status, take, NULL,
-                     atomic_load_explicit(&mpcrt_rails_lost_count, memory_order_relaxed), false};
+    return (probe_t){comm,   mpcrt_mpi_self()->match,
+                     source, tag,
+                     status, take,
+                     NULL,   atomic_load_explicit(&mpcrt_rails_lost_count, memory_order_relaxed),
+                     false};
 }
 
 static int probe_lost(const char *fn, MPI_Comm comm, int source)

@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) int send_blocking(const char *fn, c
             return rc ? mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", dest) : MPI_SUCCESS;
     }
     mpcrt_request_t req;
-    memset(&req, 0, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
+    mpcrt_request_zero(&req, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_SEND;
     req.owner = mpcrt_ult_self();
     describe(&req, buf, count, dt, comm, dest, tag, mode);
@@ -138,7 +138,7 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
     if (rc)
         return rc;
     mpcrt_request_t req;
-    memset(&req, 0, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
+    mpcrt_request_zero(&req, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_RECV;
     req.inline_ok = true;
     req.owner = mpcrt_ult_self();
@@ -175,9 +175,10 @@ MPCRT_PMPI_ALIAS(Recv)
 /* ------------------------------------------------------------------ non-blocking */
 
 /* A request for a checked operation: holds references to its datatype and communicator (released with it). */
-static mpcrt_request_t *new_checked_request(const char *fn, bool receiving, const void *buf, MPI_Count count,
-                                            mpcrt_datatype_t *dt, int peer, int tag, mpcrt_comm_t *comm,
-                                            MPI_Comm comm_handle, mpcrt_send_mode_t mode, int *rc)
+static inline __attribute__((always_inline)) mpcrt_request_t *
+new_checked_request(const char *fn, bool receiving, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                    int peer, int tag, mpcrt_comm_t *comm, MPI_Comm comm_handle, mpcrt_send_mode_t mode,
+                    int *rc)
 {
     mpcrt_request_t *req = mpcrt_request_new(receiving ? MPCRT_REQ_RECV : MPCRT_REQ_SEND);
     if (!req) {
@@ -202,9 +203,11 @@ mpcrt_request_t *mpcrt_pt2pt_new_request(const char *fn, bool receiving, const v
     return new_checked_request(fn, receiving, buf, count, dt, peer, tag, comm, comm_handle, mode, rc);
 }
 
-int mpcrt_pt2pt_start_nonblocking(const char *fn, bool receiving, const void *buf, MPI_Count count,
-                                  MPI_Datatype type, int peer, int tag, MPI_Comm comm_handle,
-                                  mpcrt_send_mode_t mode, bool persistent, MPI_Request *request)
+/* Inlined into MPI_Isend and MPI_Irecv (the message-rate path): their constant arguments fold away. */
+static inline __attribute__((always_inline)) int
+start_nonblocking(const char *fn, bool receiving, const void *buf, MPI_Count count, MPI_Datatype type,
+                  int peer, int tag, MPI_Comm comm_handle, mpcrt_send_mode_t mode, bool persistent,
+                  MPI_Request *request)
 {
     if (!request)
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_REQUEST, "null request pointer");
@@ -244,11 +247,19 @@ int mpcrt_pt2pt_start_nonblocking(const char *fn, bool receiving, const void *bu
     return rc ? mpcrt_mpi_error(comm_handle, fn, rc, "cannot start the operation") : MPI_SUCCESS;
 }
 
+int mpcrt_pt2pt_start_nonblocking(const char *fn, bool receiving, const void *buf, MPI_Count count,
+                                  MPI_Datatype type, int peer, int tag, MPI_Comm comm_handle,
+                                  mpcrt_send_mode_t mode, bool persistent, MPI_Request *request)
+{
+    return start_nonblocking(fn, receiving, buf, count, type, peer, tag, comm_handle, mode, persistent,
+                             request);
+}
+
 int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    return mpcrt_pt2pt_start_nonblocking("MPI_Isend", false, buf, count, type, dest, tag, comm,
-                                         MPCRT_SEND_STANDARD, false, request);
+    return start_nonblocking("MPI_Isend", false, buf, count, type, dest, tag, comm, MPCRT_SEND_STANDARD,
+                             false, request);
 }
 MPCRT_PMPI_ALIAS(Isend)
 
@@ -279,8 +290,8 @@ MPCRT_PMPI_ALIAS(Ibsend)
 int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    return mpcrt_pt2pt_start_nonblocking("MPI_Irecv", true, buf, count, type, source, tag, comm,
-                                         MPCRT_SEND_STANDARD, false, request);
+    return start_nonblocking("MPI_Irecv", true, buf, count, type, source, tag, comm, MPCRT_SEND_STANDARD,
+                             false, request);
 }
 MPCRT_PMPI_ALIAS(Irecv)
 

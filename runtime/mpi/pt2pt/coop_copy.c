@@ -61,7 +61,7 @@ static bool done_or_job(void *arg)
     return mpcrt_request_done(req) || atomic_load_explicit(&req->copy_job, memory_order_relaxed);
 }
 
-void mpcrt_request_wait(mpcrt_request_t *req)
+void mpcrt_request_wait_slow(mpcrt_request_t *req)
 {
     for (;;) {
         mpcrt_wait_until(done_or_job, req);

@@ -628,7 +628,9 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
             /* Straight from the rail's cell into the user's buffer. */
             MPI_Count capacity = recv->count * recv->datatype->size;
             MPI_Count copied = (MPI_Count)in->bytes < capacity ? (MPI_Count)in->bytes : capacity;
-            if (copied > 0)
+            if (copied > 0 && mpcrt_datatype_is_contiguous(recv->datatype))
+                memcpy((char *)recv->buf + recv->datatype->true_lb, in->eager_data, (size_t)copied);
+            else if (copied > 0)
                 mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, in->eager_data);
             mpcrt_pt2pt_finish_recv(recv, in->source, in->tag, (MPI_Count)in->bytes, copied);
         } else {

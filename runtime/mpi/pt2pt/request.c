@@ -23,7 +23,8 @@ static void destroy_request(mpcrt_object_t *obj)
     for (int i = 0; i < 2; i++)
         if (req->children[i])
             mpcrt_object_release(&req->children[i]->obj);
-    free(req->owned_buffer);
+    if (req->owned_buffer)
+        free(req->owned_buffer);
     /* Its handle (if it had one) was freed before the last reference went: the index goes with the block. */
     mpcrt_vpcache_free_request(req, req->obj.handle ? mpcrt_handle_index(req->obj.handle) : UINT32_MAX);
 }
@@ -45,7 +46,7 @@ mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind)
     mpcrt_request_t *req = mpcrt_vpcache_alloc_request(&index);
     if (!req)
         return NULL; /* from malloc: no index came with it */
-    memset(req, 0, sizeof *req);
+    mpcrt_request_zero(req, sizeof *req);
     mpcrt_object_init(&req->obj, MPCRT_OBJ_REQUEST, destroy_request);
     if (index != UINT32_MAX) {
         req->obj.handle = mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, MPCRT_OBJ_REQUEST, index);

@@ -52,9 +52,21 @@ static void predefined_handles_resolve_to_their_objects(void **state)
     assert_non_null(o);
     assert_int_equal(o->handle, MPI_LONG_DOUBLE_INT);
     /* every builtin datatype of the header answers */
-    const MPI_Datatype all[] = {MPI_CHAR, MPI_BYTE, MPI_WCHAR, MPI_LONG_DOUBLE, MPI_PACKED, MPI_LB, MPI_UB,
-                                MPI_2INT, MPI_C_LONG_DOUBLE_COMPLEX, MPI_COUNT, MPI_CXX_BOOL, MPI_COMPLEX32,
-                                MPI_2DOUBLE_PRECISION, MPI_FLOAT_INT, MPI_SHORT_INT};
+    const MPI_Datatype all[] = {MPI_CHAR,
+                                MPI_BYTE,
+                                MPI_WCHAR,
+                                MPI_LONG_DOUBLE,
+                                MPI_PACKED,
+                                MPI_LB,
+                                MPI_UB,
+                                MPI_2INT,
+                                MPI_C_LONG_DOUBLE_COMPLEX,
+                                MPI_COUNT,
+                                MPI_CXX_BOOL,
+                                MPI_COMPLEX32,
+                                MPI_2DOUBLE_PRECISION,
+                                MPI_FLOAT_INT,
+                                MPI_SHORT_INT};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         assert_non_null(mpcrt_handle_lookup(MPCRT_OBJ_DATATYPE, all[i]));
 }
@@ -74,8 +86,8 @@ static void invalid_handles_are_rejected(void **state)
     assert_null(mpcrt_handle_lookup(MPCRT_OBJ_DATATYPE, 0x4c0001ff));
     assert_null(mpcrt_handle_lookup(MPCRT_OBJ_DATATYPE, (int)0x8c000077));
     /* an indirect handle never issued, in a chunk that does not exist */
-    assert_null(mpcrt_handle_lookup(MPCRT_OBJ_INTERNAL, mpcrt_handle_make(MPCRT_HANDLE_INDIRECT,
-                                                                          MPCRT_OBJ_INTERNAL, 0x3ffffff)));
+    assert_null(mpcrt_handle_lookup(MPCRT_OBJ_INTERNAL,
+                                    mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, MPCRT_OBJ_INTERNAL, 0x3ffffff)));
     /* garbage */
     assert_null(mpcrt_handle_lookup(MPCRT_OBJ_DATATYPE, 0));
     assert_null(mpcrt_handle_lookup(MPCRT_OBJ_DATATYPE, -1));
@@ -122,6 +134,32 @@ static void pending_references_keep_a_freed_object_alive(void **state)
     assert_int_equal(destroyed, 0);
     mpcrt_object_release(&t->obj);
     assert_int_equal(destroyed, 1);
+}
+
+/* The completion calls' free of a request handle (no exchange): the handle goes, the object with its last
+ * reference; a second free, or a handle of another kind, is refused. */
+static void completed_request_handles_are_freed_once(void **state)
+{
+    (void)state;
+    int destroyed = 0;
+    thing_t *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    mpcrt_object_init(&t->obj, MPCRT_OBJ_REQUEST, destroy_thing);
+    t->destroyed = &destroyed;
+    int h = register_thing(t);
+    mpcrt_object_retain(&t->obj); /* the operation still holds it */
+    assert_int_equal(mpcrt_handle_free_request(h), 0);
+    assert_null(mpcrt_handle_lookup(MPCRT_OBJ_REQUEST, h));
+    assert_int_equal(destroyed, 0);
+    assert_int_equal(mpcrt_handle_free_request(h), -EINVAL);
+    mpcrt_object_release(&t->obj);
+    assert_int_equal(destroyed, 1);
+    thing_t *other = new_thing(2, &destroyed);
+    int oh = register_thing(other);
+    assert_int_equal(mpcrt_handle_free_request(oh), -EINVAL);
+    assert_ptr_equal(mpcrt_handle_lookup(MPCRT_OBJ_INTERNAL, oh), &other->obj);
+    assert_int_equal(mpcrt_handle_free(MPCRT_OBJ_INTERNAL, oh), 0);
+    assert_int_equal(destroyed, 2);
 }
 
 static void several_handles_may_name_one_object(void **state)
@@ -219,8 +257,9 @@ static void user_handles_never_collide_with_predefined_ones(void **state)
     int destroyed = 0;
     int h = register_thing(new_thing(0, &destroyed));
     /* builtin handles have kind 01, direct 10, null handles 00; ours are 11 */
-    const int predefined[] = {MPI_COMM_WORLD, MPI_INT, MPI_FLOAT_INT, MPI_DATATYPE_NULL, MPI_REQUEST_NULL,
-                              MPI_MESSAGE_NO_PROC, MPI_SUM, MPI_INFO_ENV};
+    const int predefined[] = {MPI_COMM_WORLD,    MPI_INT,          MPI_FLOAT_INT,
+                              MPI_DATATYPE_NULL, MPI_REQUEST_NULL, MPI_MESSAGE_NO_PROC,
+                              MPI_SUM,           MPI_INFO_ENV};
     for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
         assert_int_not_equal(mpcrt_handle_kind(predefined[i]), mpcrt_handle_kind(h));
     assert_int_equal(mpcrt_handle_free(MPCRT_OBJ_INTERNAL, h), 0);
@@ -233,6 +272,7 @@ int main(void)
         cmocka_unit_test(invalid_handles_are_rejected),
         cmocka_unit_test(registered_objects_get_indirect_handles_of_their_kind),
         cmocka_unit_test(pending_references_keep_a_freed_object_alive),
+        cmocka_unit_test(completed_request_handles_are_freed_once),
         cmocka_unit_test(several_handles_may_name_one_object),
         cmocka_unit_test(last_freed_index_is_reused_first),
         cmocka_unit_test(tables_grow_past_one_chunk),

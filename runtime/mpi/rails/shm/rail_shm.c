@@ -267,6 +267,10 @@ static int drain_locked(mpcrt_rail_deliver_fn deliver)
         /* acquire: pairs with the producer's release of the filled cell. */
         if (atomic_load_explicit(&cell->seq, memory_order_acquire) != pos + 1)
             break;
+        /* In a stream the next cells are already written: start moving their first lines to this core
+         * while this packet is handled (each is a miss otherwise, the largest cost of a small message). */
+        __builtin_prefetch(cell_at(mine, pos + 1));
+        __builtin_prefetch(cell_at(mine, pos + 2));
         deliver(cell->data, cell->bytes);
         atomic_store_explicit(&mine->head, pos + 1, memory_order_relaxed);
         /* release: our reads of the cell are done before a producer of the next lap writes it. */
