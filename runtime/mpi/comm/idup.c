@@ -16,9 +16,9 @@
 #include <string.h>
 
 typedef struct {
-    mpcrt_request_t *req;   /* retained until the builder completed it */
-    MPI_Comm *newcomm;      /* the caller's variable, written when it completes the request */
-    mpcrt_comm_t *parent;   /* the caller's communicator (its side of a pair), retained */
+    mpcrt_request_t *req; /* retained until the builder completed it */
+    MPI_Comm *newcomm;    /* the caller's variable, written when it completes the request */
+    mpcrt_comm_t *parent; /* the caller's communicator (its side of a pair), retained */
     MPI_Comm parent_handle;
     int parent_rank;
     bool with_info;
@@ -128,8 +128,8 @@ static void build_procs(idup_entry_t *e)
             agreed = (uint32_t)e->proposals[r];
     mpcrt_comm_context_skip(agreed, npairs);
     if (parent->remote_group) {
-        e->rc = mpcrt_intercomm_procs_side(parent->group, parent->remote_group, mpcrt_intercomm_side(parent) == 0,
-                                           agreed, parent, &e->made);
+        e->rc = mpcrt_intercomm_procs_side(parent->group, parent->remote_group,
+                                           mpcrt_intercomm_side(parent) == 0, agreed, parent, &e->made);
         return;
     }
     mpcrt_comm_t *made = mpcrt_comm_create_private(parent->group, agreed);
@@ -249,10 +249,12 @@ static int idup(const char *fn, MPI_Comm handle, MPI_Comm *newcomm, MPI_Request 
     idup_entry_t *e = calloc(1, sizeof *e);
     mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_GREQ);
     idup_round_t *fresh = malloc(sizeof *fresh + sizeof(idup_entry_t *) * (size_t)n);
-    if (!pending || !e || !req || !fresh || (given && given->nkeys > 0 && !(e->info = mpcrt_info_new(given))) ||
+    if (!pending || !e || !req || !fresh ||
+        (given && given->nkeys > 0 && !(e->info = mpcrt_info_new(given))) ||
         mpcrt_handle_register(&req->obj, request) != 0) {
         free(fresh);
-        free(req);
+        if (req)
+            mpcrt_object_release(&req->obj); /* a vpcache block: not free()'s */
         if (e)
             mpcrt_info_release(e->info);
         free(e);

@@ -55,13 +55,15 @@ static void setup(void)
     base_priority = (int)mpcrt_config_int(MPCRT_CFG_NBC_PRIORITY);
     nvps = mpcrt_sched_num_vps();
     progress_ults = calloc((size_t)(nvps > 0 ? nvps : 1), sizeof *progress_ults);
-    if (!progress_ults) placement = PLACE_NONE;
+    if (!progress_ults)
+        placement = PLACE_NONE;
     mpcrt_sched_add_progress_hook(hook, NULL);
 }
 
 static int target_vp(const mpcrt_nbc_t *s)
 {
-    if (placement == PLACE_NONE || nvps <= 0) return -1;
+    if (placement == PLACE_NONE || nvps <= 0)
+        return -1;
     int home = s->owner_vp >= 0 ? s->owner_vp : 0;
     switch (placement) {
     case PLACE_SAME:
@@ -99,7 +101,8 @@ static void *progress_main(void *arg)
 /* Makes sure a progress ULT runs on vp and pokes it; returns it (NULL if none). */
 static mpcrt_ult_t *progress_ult(int vp, bool poke)
 {
-    if (vp < 0) return NULL;
+    if (vp < 0)
+        return NULL;
     progress_ult_t *slot = &progress_ults[vp];
     int expected = 0;
     if (atomic_compare_exchange_strong(&slot->alive, &expected, 1)) {
@@ -118,7 +121,8 @@ static mpcrt_ult_t *progress_ult(int vp, bool poke)
         return u;
     }
     mpcrt_ult_t *u = atomic_load_explicit(&slot->ult, memory_order_acquire);
-    if (u && poke) mpcrt_ult_wake(u); /* a late wake of a finished ULT is harmless (threads/ult.c) */
+    if (u && poke)
+        mpcrt_ult_wake(u); /* a late wake of a finished ULT is harmless (threads/ult.c) */
     return u;
 }
 
@@ -126,7 +130,8 @@ static mpcrt_ult_t *progress_ult(int vp, bool poke)
 
 static void fail(mpcrt_nbc_t *s, int rc)
 {
-    if (rc != MPI_SUCCESS && s->error == MPI_SUCCESS) s->error = rc;
+    if (rc != MPI_SUCCESS && s->error == MPI_SUCCESS)
+        s->error = rc;
 }
 
 static int push_pending(mpcrt_nbc_t *s, mpcrt_request_t *r)
@@ -134,7 +139,8 @@ static int push_pending(mpcrt_nbc_t *s, mpcrt_request_t *r)
     if (s->npending == s->pending_cap) {
         int cap = s->pending_cap ? 2 * s->pending_cap : 8;
         mpcrt_request_t **list = realloc(s->pending, sizeof *list * (size_t)cap);
-        if (!list) return MPI_ERR_NO_MEM;
+        if (!list)
+            return MPI_ERR_NO_MEM;
         s->pending = list;
         s->pending_cap = cap;
     }
@@ -147,7 +153,8 @@ static void start_message(mpcrt_nbc_t *s, const step_t *st)
     bool sending = st->kind == STEP_SEND;
     mpcrt_request_t *r = mpcrt_request_new(sending ? MPCRT_REQ_SEND : MPCRT_REQ_RECV);
     if (!r || push_pending(s, r) != MPI_SUCCESS) {
-        free(r);
+        if (r)
+            mpcrt_object_release(&r->obj); /* a vpcache block: not free()'s */
         fail(s, MPI_ERR_NO_MEM);
         return;
     }
@@ -195,7 +202,8 @@ static int advance(mpcrt_nbc_t *s, bool *finished)
     *finished = false;
     for (;;) {
         for (int i = 0; i < s->npending; i++)
-            if (!mpcrt_request_done(s->pending[i])) return events;
+            if (!mpcrt_request_done(s->pending[i]))
+                return events;
         for (int i = 0; i < s->npending; i++) {
             fail(s, s->pending[i]->status.MPI_ERROR);
             mpcrt_object_release(&s->pending[i]->obj);
@@ -208,7 +216,8 @@ static int advance(mpcrt_nbc_t *s, bool *finished)
         events++;
         while (s->pos < s->nsteps) {
             const step_t *st = &s->steps[s->pos++];
-            if (st->kind == STEP_ROUND) break;
+            if (st->kind == STEP_ROUND)
+                break;
             if (st->kind == STEP_SEND || st->kind == STEP_RECV)
                 start_message(s, st);
             else
@@ -234,7 +243,8 @@ static void complete(mpcrt_nbc_t *s)
 static int pass(bool *contended)
 {
     *contended = false;
-    if (atomic_load_explicit(&nactive, memory_order_acquire) == 0) return 0;
+    if (atomic_load_explicit(&nactive, memory_order_acquire) == 0)
+        return 0;
     /* acquire (in the lock): the steps and buffers of schedules pushed by other threads are visible. */
     if (__atomic_exchange_n((int *)&list_lock, 1, __ATOMIC_ACQUIRE)) {
         *contended = true;
@@ -287,7 +297,8 @@ static void start(mpcrt_nbc_t *s)
     s->npending = 0;
     s->error = s->build_error;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
-    if (s->req) mpcrt_object_retain(&s->req->obj); /* the engine's hold until completion */
+    if (s->req)
+        mpcrt_object_retain(&s->req->obj); /* the engine's hold until completion */
     /* Taboada's free core (research/seed003): when another VP has nothing of its own to run, the whole
      * schedule goes to it, first round included (its copies and reductions too), and the caller returns at
      * once: a rank that computes after the call then hides all of it, where running the first round here
@@ -312,7 +323,8 @@ static void start(mpcrt_nbc_t *s)
      * it sleeps is enough, and the progress ULTs stay where the placement puts them. */
     if (helper >= 0)
         mpcrt_sched_wake_vp(helper);
-    if (placement != PLACE_NONE) progress_ult(target_vp(s), true);
+    if (placement != PLACE_NONE)
+        progress_ult(target_vp(s), true);
 }
 
 static bool finished_pred(void *arg)

@@ -504,7 +504,8 @@ static int message_handle(mpcrt_comm_t *comm, void *taken, MPI_Message *message)
     mpcrt_request_t *holder = mpcrt_request_new(MPCRT_REQ_RECV);
     int handle;
     if (!holder || mpcrt_handle_register(&holder->obj, &handle) != 0) {
-        free(holder);
+        if (holder)
+            mpcrt_object_release(&holder->obj); /* a vpcache block: not free()'s */
         return MPI_ERR_NO_MEM;
     }
     holder->extra_state = taken;
@@ -582,7 +583,8 @@ int mpcrt_pt2pt_imrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype 
     mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_RECV);
     int handle;
     if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
-        free(req);
+        if (req)
+            mpcrt_object_release(&req->obj); /* a vpcache block: not free()'s */
         return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_NO_MEM, "no memory for a request");
     }
     *request = handle;
@@ -634,7 +636,8 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_GREQ);
     int handle;
     if (!req || mpcrt_handle_register(&req->obj, &handle) != 0) {
-        free(req);
+        if (req)
+            mpcrt_object_release(&req->obj); /* a vpcache block: not free()'s */
         return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Grequest_start", MPI_ERR_NO_MEM,
                                "no memory for a request");
     }
