@@ -171,6 +171,16 @@ pt2pt)
         [ "$(grep -c ' checks ok$' "$out/stdout")" -eq $n ] || fail "every one of $n ranks must pass its checks"
     done
     ;;
+stream_order)
+    # Thread mode: one to four senders stream to rank 0, which receives late, probes, or posts ahead;
+    # MPCRT_VPS=1 puts every rank on one core (no parallel pushes, but switches in the middle of them).
+    for n in 2 3 5; do
+        run 0 "$bin/mpcrun" -n $n "$progs/stream_order"
+        grep -q '^rank 0: ok$' "$out/stdout" || fail "rank 0 must receive every stream whole and in order (-n $n)"
+    done
+    MPCRT_VPS=1 run 0 "$bin/mpcrun" -n 3 "$progs/stream_order"
+    grep -q '^rank 0: ok$' "$out/stdout" || fail "rank 0 must receive every stream whole and in order (one VP)"
+    ;;
 thread_multiple)
     for n in 2 8; do
         run 0 "$bin/mpcrun" -n $n "$progs/thread_multiple"

@@ -19,9 +19,12 @@ typedef struct message {
     bin_t *bin;
     int source, tag;
     MPI_Count bytes;
-    mpcrt_request_t *send;      /* descriptor of a large or synchronous send; NULL: the data is in `data` */
-    mpcrt_remote_rts_t *remote; /* rendezvous request from another process (its data stays there) */
-    bool cell;                  /* from the per-VP cell cache (small eager messages), else from malloc */
+    mpcrt_request_t *send;       /* descriptor of a large or synchronous send; NULL: the data is in `data` */
+    mpcrt_remote_rts_t *remote;  /* rendezvous request from another process (its data stays there) */
+    bool cell;                   /* from the per-VP cell cache (small eager messages), else from malloc */
+    uint32_t context;            /* while in the inbox (no bin yet) */
+    struct message *inbox_next;  /* in the inbox, then in a drain's list of deliveries */
+    mpcrt_request_t *drained_to; /* a drain matched it with this posted receive: delivered after the lock */
     char data[];
 } message_t;
 
@@ -54,6 +57,17 @@ struct mpcrt_match {
     size_t bin_buckets, nbins;
     ctxq_t **ctxs;
     size_t ctx_buckets, nctxs;
+    size_t nposted; /* posted receives, in every queue */
+    /* Thread mode's small-message streams: while no receive is posted (`streaming`, set when a small
+     * message found none, cleared by the next posting), senders of this process push their eager cells
+     * on `inbox` (one CAS) instead of taking the lock, which a sender and its receiver on two cores took
+     * three times per message between them. Whoever takes the lock to match drains the inbox first (in
+     * arrival order), so a sender's messages keep their order; a receive is posted only after the clear
+     * and a drain, and a sender that pushed reads `streaming` again and drains if it was cleared meanwhile,
+     * so no message waits in the inbox while a receive it matches is posted. Own lines: the flag is read by
+     * every sender and rarely written; the inbox is written by them. */
+    _Alignas(64) _Atomic bool streaming;
+    _Alignas(64) _Atomic(message_t *) inbox;
 };
 
 static MPI_Count eager_limit = -1;
@@ -208,8 +222,9 @@ static void unlink_message(message_t *msg)
     MPCRT_LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
-static void unlink_posted(mpcrt_request_t *req)
+static void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
 {
+    m->nposted--;
     if (req->peer == MPI_ANY_SOURCE) {
         ctxq_t *q = req->match_queue;
         MPCRT_LIST_REMOVE(q->any_head, q->any_tail, req, next, prev);
@@ -235,7 +250,7 @@ static inline mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, i
                 any = r;
     mpcrt_request_t *chosen = !any ? specific : !specific ? any : specific->seq < any->seq ? specific : any;
     if (chosen) {
-        unlink_posted(chosen);
+        unlink_posted(m, chosen);
         chosen->matched = true; /* under the receiver's lock: MPI_Cancel can no longer take it back */
     }
     return chosen;
@@ -409,12 +424,88 @@ static void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, 
     msg->bytes = bytes;
     msg->send = eager ? NULL : s->send;
     msg->remote = NULL;
+    msg->context = s->context;
 }
 
 static void enqueue_unexpected(bin_t *bin, message_t *msg)
 {
     MPCRT_LIST_APPEND(bin->unexp_head, bin->unexp_tail, msg, src_next, src_prev);
     MPCRT_LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
+}
+
+/* Moves what the inbox holds into the queues, oldest first (with m's lock held): each message meets a
+ * posted receive it matches (put on *deliveries, for deliver_drained once the lock is free) or waits as an
+ * unexpected message. */
+static void drain_inbox_locked(mpcrt_match_t *m, message_t **deliveries)
+{
+    /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match). */
+    message_t *lifo = atomic_exchange_explicit(&m->inbox, NULL, memory_order_seq_cst);
+    message_t *fifo = NULL;
+    while (lifo) {
+        message_t *next = lifo->inbox_next;
+        lifo->inbox_next = fifo;
+        fifo = lifo;
+        lifo = next;
+    }
+    for (message_t *msg = fifo, *next; msg; msg = next) {
+        next = msg->inbox_next;
+        mpcrt_request_t *recv = take_posted(m, msg->context, msg->source, msg->tag);
+        if (recv) {
+            msg->drained_to = recv;
+            msg->inbox_next = *deliveries;
+            *deliveries = msg;
+            continue;
+        }
+        bin_t *bin = find_bin(m, msg->context, msg->source, true);
+        if (!bin) {
+            mpcrt_spin_unlock(&m->lock);
+            fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", msg->source);
+            abort();
+        }
+        msg->bin = bin;
+        enqueue_unexpected(bin, msg);
+    }
+}
+
+static inline void drain_inbox_if_any(mpcrt_match_t *m, message_t **deliveries)
+{
+    if (atomic_load_explicit(&m->inbox, memory_order_relaxed))
+        drain_inbox_locked(m, deliveries);
+}
+
+static void deliver_drained(message_t *deliveries)
+{
+    for (message_t *msg = deliveries, *next; msg; msg = next) {
+        next = msg->inbox_next;
+        deliver(msg, msg->drained_to);
+    }
+}
+
+/* A small message while m->streaming: into an eager cell and onto the inbox, without the lock. */
+static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local_send_t *s, MPI_Count bytes)
+{
+    message_t *msg = alloc_message((size_t)bytes);
+    if (!msg)
+        return MPI_ERR_NO_MEM;
+    if (bytes)
+        mpcrt_datatype_pack(s->dt, s->buf, s->count, 0, bytes, msg->data);
+    describe_message(msg, NULL, s, bytes, true);
+    message_t *top = atomic_load_explicit(&m->inbox, memory_order_relaxed);
+    do
+        msg->inbox_next = top;
+    /* seq_cst: ordered before the load of `streaming` below (release: the message is visible to the
+     * drain's exchange). */
+    while (!atomic_compare_exchange_weak_explicit(&m->inbox, &top, msg, memory_order_seq_cst,
+                                                  memory_order_relaxed));
+    if (!atomic_load_explicit(&m->streaming, memory_order_seq_cst)) {
+        /* A receive was posted meanwhile and its drain may have missed this message: drain it ourselves. */
+        message_t *deliveries = NULL;
+        mpcrt_spin_lock(&m->lock);
+        drain_inbox_locked(m, &deliveries);
+        mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
+    }
+    return MPI_SUCCESS;
 }
 
 /* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
@@ -424,11 +515,16 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
 {
     MPI_Count bytes = s->count * s->dt->size;
     *done = true;
+    if (eager && atomic_load_explicit(&m->streaming, memory_order_relaxed))
+        return send_to_inbox(m, s, bytes);
+    message_t *deliveries = NULL; /* what our own earlier pushes left in the inbox goes first */
     mpcrt_spin_lock(&m->lock);
+    drain_inbox_if_any(m, &deliveries);
     mpcrt_request_t *recv = take_posted(m, s->context, s->me, s->tag);
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
         mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
         MPI_Count copied;
         if (!transfer_inline(s->buf, s->dt, recv, bytes, &copied))
             copied = transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
@@ -445,9 +541,11 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
             *done = false;
         }
         mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
         return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
     mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
 
     /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
      * may have been posted meanwhile). */
@@ -469,6 +567,8 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
         }
         msg->bin = bin;
         enqueue_unexpected(bin, msg);
+        if (m->nposted == 0) /* nothing posted: the next small messages may go by the inbox */
+            atomic_store_explicit(&m->streaming, true, memory_order_relaxed);
     }
     mpcrt_spin_unlock(&m->lock);
     if (recv)
@@ -529,7 +629,10 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         return MPI_SUCCESS;
     }
     mpcrt_match_t *m = recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match;
+    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
+    drain_inbox_if_any(m, &deliveries);
+search:;
     /* One lookup serves both the search and the posting: the queue a receive would wait in is the one
      * its unexpected message would be in. */
     bool any = recv->peer == MPI_ANY_SOURCE;
@@ -537,6 +640,7 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     ctxq_t *q = any ? find_ctx(m, recv->context, true) : NULL;
     if (!bin && !q) {
         mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
         return MPI_ERR_NO_MEM;
     }
     message_t *msg = NULL;
@@ -551,8 +655,16 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         unlink_message(msg);
         recv->matched = true;
         mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
         deliver(msg, recv);
         return MPI_SUCCESS;
+    }
+    if (atomic_load_explicit(&m->streaming, memory_order_relaxed)) {
+        /* About to post: senders must stop using the inbox. seq_cst, then drain again: a sender that
+         * pushed before seeing the clear is either drained now or sees the clear and drains itself. */
+        atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
+        drain_inbox_locked(m, &deliveries);
+        goto search;
     }
     if (!any && mpcrt_rails_any_lost() && mpcrt_remote_peer_lost(recv->comm, recv->peer)) {
         /* Nothing from it is queued and nothing more will come. Checked under the lock that
@@ -560,10 +672,12 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
          * or this check sees the mark. */
         recv->matched = true;
         mpcrt_spin_unlock(&m->lock);
+        deliver_drained(deliveries);
         mpcrt_remote_fail_recv(recv);
         return MPI_SUCCESS;
     }
     recv->seq = m->next_seq++;
+    m->nposted++;
     if (any) {
         recv->match_queue = q;
         MPCRT_LIST_APPEND(q->any_head, q->any_tail, recv, next, prev);
@@ -572,13 +686,16 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         MPCRT_LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
     }
     mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
     return MPI_SUCCESS;
 }
 
 bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
                        void **message)
 {
+    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
+    drain_inbox_if_any(m, &deliveries);
     message_t *msg = find_unexpected(m, context, source, tag, take);
     if (msg && status) {
         status->MPI_SOURCE = msg->source;
@@ -588,6 +705,7 @@ bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, 
         mpcrt_status_set_bytes(status, msg->bytes);
     }
     mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
     if (message)
         *message = msg;
     return msg != NULL;
@@ -606,7 +724,7 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
     bool cancelled = false;
     mpcrt_spin_lock(&m->lock);
     if (!req->matched && !mpcrt_request_done(req)) {
-        unlink_posted(req);
+        unlink_posted(m, req);
         cancelled = true;
     }
     mpcrt_spin_unlock(&m->lock);
@@ -678,7 +796,7 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
                 int world = mpcrt_comm_peer_group(r->comm)->world[r->peer];
                 if (world < 0 || mpcrt_mpi_rank_state(world) || mpcrt_remote_proc_of(world) != proc)
                     continue;
-                unlink_posted(r);
+                unlink_posted(m, r);
                 r->matched = true; /* MPI_Cancel can no longer take it back */
                 r->next = failed;
                 failed = r;
@@ -692,7 +810,7 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
                 next = r->next;
                 if (!mpcrt_remote_comm_spans(r->comm, proc))
                     continue;
-                unlink_posted(r);
+                unlink_posted(m, r);
                 r->matched = true;
                 r->next = failed;
                 failed = r;

@@ -1,0 +1,130 @@
+/* Small-message streams between ranks of one process (thread mode), which go through the receiver's inbox
+ * while no receive is posted (pt2pt/match.c): every rank but 0 sends rank 0 ROUNDS batches of small
+ * messages, with a synchronous and a large message in each batch (they take the locked path and must not
+ * overtake the small ones before them). Rank 0 alternates how it receives: late (the senders ran ahead), by
+ * probing first, and posted ahead of the messages (a posting ends the inbox mode while senders may still
+ * push). Every message carries its sender and sequence number; rank 0 checks that each sender's messages
+ * arrive complete and in order, with MPI_ANY_TAG per source and with MPI_ANY_SOURCE.
+ * Prints "rank R: ok" or the first failures. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ROUNDS = 60, BATCH = 64, LARGE = 1 << 16, MAX_SENDERS = 16 };
+
+static int failures;
+
+static void check(int ok, const char *what, int source, int got, int want)
+{
+    if (!ok && failures++ < 10)
+        printf("rank 0: %s from %d: got %d, want %d\n", what, source, got, want);
+}
+
+static void spin(int units)
+{
+    volatile double x = 1;
+    for (int i = 0; i < units; i++)
+        x = x * 1.000001;
+}
+
+/* Message i of a batch: small, except one synchronous and one large (the first int is the sequence). */
+static int kind_of(int i)
+{
+    return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2 || size - 1 > MAX_SENDERS) {
+        if (rank == 0)
+            printf("rank 0: needs 2 to %d ranks\n", MAX_SENDERS + 1);
+        MPI_Finalize();
+        return 1;
+    }
+    int *large = calloc(LARGE / sizeof(int), sizeof(int));
+    int expected[MAX_SENDERS + 1] = {0};
+    for (int round = 0; round < ROUNDS; round++) {
+        int mode = round % 3; /* 0: receive late, 1: probe first, 2: post ahead */
+        if (rank != 0) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (mode == 2)
+                spin(20000); /* let rank 0 post first */
+            for (int i = 0; i < BATCH; i++) {
+                int seq = round * BATCH + i, small[2] = {seq, rank};
+                MPI_Request r;
+                switch (kind_of(i)) {
+                case 1:
+                    MPI_Ssend(small, 2, MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
+                    break;
+                case 2:
+                    large[0] = seq;
+                    large[LARGE / sizeof(int) - 1] = rank;
+                    MPI_Send(large, LARGE / sizeof(int), MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
+                    break;
+                default:
+                    MPI_Isend(small, 2, MPI_INT, 0, seq % 5, MPI_COMM_WORLD, &r);
+                    MPI_Wait(&r, MPI_STATUS_IGNORE);
+                }
+            }
+            continue;
+        }
+        int total = (size - 1) * BATCH;
+        if (mode == 2) {
+            /* Posted ahead, one per sender at a time (per source, so the order is checkable). */
+            MPI_Request *r = malloc(sizeof *r * (size_t)(size - 1));
+            int *got = malloc(LARGE * (size_t)(size - 1));
+            for (int s = 1; s < size; s++)
+                MPI_Irecv(got + (size_t)(s - 1) * (LARGE / sizeof(int)), LARGE / sizeof(int), MPI_INT, s,
+                          MPI_ANY_TAG, MPI_COMM_WORLD, &r[s - 1]);
+            MPI_Barrier(MPI_COMM_WORLD);
+            for (int n = 0; n < total; n++) {
+                int index;
+                MPI_Status st;
+                MPI_Waitany(size - 1, r, &index, &st);
+                int s = index + 1, *m = got + (size_t)index * (LARGE / sizeof(int));
+                check(st.MPI_SOURCE == s, "source", s, st.MPI_SOURCE, s);
+                check(m[0] == expected[s], "sequence (posted ahead)", s, m[0], expected[s]);
+                check(st.MPI_TAG == expected[s] % 5, "tag", s, st.MPI_TAG, expected[s] % 5);
+                expected[s]++;
+                if (expected[s] < (round + 1) * BATCH)
+                    MPI_Irecv(m, LARGE / sizeof(int), MPI_INT, s, MPI_ANY_TAG, MPI_COMM_WORLD, &r[index]);
+            }
+            free(got);
+            free(r);
+            continue;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        spin(mode == 0 ? 200000 : 0);
+        for (int n = 0; n < total; n++) {
+            MPI_Status st;
+            int source = MPI_ANY_SOURCE;
+            if (mode == 1) {
+                MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+                source = st.MPI_SOURCE;
+            }
+            MPI_Recv(large, LARGE / sizeof(int), MPI_INT, source, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            int s = st.MPI_SOURCE, count;
+            MPI_Get_count(&st, MPI_INT, &count);
+            if (s < 1 || s >= size) {
+                check(0, "source out of range", s, s, 1);
+                continue;
+            }
+            check(large[0] == expected[s], "sequence", s, large[0], expected[s]);
+            int want = kind_of(expected[s] % BATCH) == 2 ? (int)(LARGE / sizeof(int)) : 2;
+            check(count == want, "count", s, count, want);
+            check((want == 2 ? large[1] : large[want - 1]) == s, "payload's sender", s, large[1], s);
+            expected[s]++;
+        }
+    }
+    free(large);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 && failures == 0)
+        printf("rank 0: ok\n");
+    MPI_Finalize();
+    return failures != 0;
+}
