@@ -1,16 +1,13 @@
 /* Cross-VP wake-ups: a lock-free multi-producer stack per VP that the owner empties in one exchange
  * (push-only CAS plus take-all is free of ABA), and the futex that wakes a sleeping VP. */
 #include "sched_internal.h"
+#include "lifo.h"
 
 void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u)
 {
-    mpcrt_ult_t *head = atomic_load_explicit(&vp->inbox, memory_order_relaxed);
-    do {
-        u->inbox_next = head;
-        /* seq_cst (not only release, which the owner's acquire needs): part of the Dekker pair in
-         * mpcrt_vp_notify. */
-    } while (!atomic_compare_exchange_weak_explicit(&vp->inbox, &head, u, memory_order_seq_cst,
-                                                    memory_order_relaxed));
+    /* seq_cst (not only release, which the owner's acquire needs): part of the Dekker pair in
+     * mpcrt_vp_notify. */
+    MPCRT_LIFO_PUSH(&vp->inbox, u, inbox_next, memory_order_seq_cst);
     mpcrt_vp_notify(vp);
 }
 
@@ -19,15 +16,9 @@ mpcrt_ult_t *mpcrt_inbox_take_all(mpcrt_vp_t *vp)
     if (!atomic_load_explicit(&vp->inbox, memory_order_relaxed))
         return NULL;
     /* acquire: pairs with the release in push. */
-    mpcrt_ult_t *lifo = atomic_exchange_explicit(&vp->inbox, NULL, memory_order_acquire);
-    mpcrt_ult_t *fifo = NULL;
-    while (lifo) {
-        mpcrt_ult_t *next = lifo->inbox_next;
-        lifo->inbox_next = fifo;
-        fifo = lifo;
-        lifo = next;
-    }
-    return fifo;
+    mpcrt_ult_t *taken = atomic_exchange_explicit(&vp->inbox, NULL, memory_order_acquire);
+    MPCRT_LIFO_REVERSE(taken, inbox_next);
+    return taken;
 }
 
 void mpcrt_vp_notify(mpcrt_vp_t *vp)

@@ -1,6 +1,7 @@
 /* Per-VP block caches (see vpcache.h). */
 #include "vpcache.h"
 
+#include "../../threads/lifo.h"
 #include "../../threads/sched.h"
 #include "../pt2pt/pt2pt.h"
 
@@ -131,12 +132,8 @@ static inline __attribute__((always_inline)) bool give_block(mpcrt_vpcache_class
     vp_cache_t *home = cache_of(owner);
     if (!home)
         return false;
-    block_t *top = atomic_load_explicit(&home->returned[cls], memory_order_relaxed);
-    do
-        b->next = top;
     /* release: our uses of the block happen before its owner takes it. */
-    while (!atomic_compare_exchange_weak_explicit(&home->returned[cls], &top, b, memory_order_release,
-                                                  memory_order_relaxed));
+    MPCRT_LIFO_PUSH(&home->returned[cls], b, next, memory_order_release);
     return true;
 }
 

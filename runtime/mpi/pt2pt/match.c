@@ -4,6 +4,7 @@
 #include "../core/list.h"
 #include "../core/vpcache.h"
 #include "../rails/rail.h"
+#include "../../threads/lifo.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -439,15 +440,9 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
 static void drain_inbox_locked(mpcrt_match_t *m, message_t **deliveries)
 {
     /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match). */
-    message_t *lifo = atomic_exchange_explicit(&m->inbox, NULL, memory_order_seq_cst);
-    message_t *fifo = NULL;
-    while (lifo) {
-        message_t *next = lifo->inbox_next;
-        lifo->inbox_next = fifo;
-        fifo = lifo;
-        lifo = next;
-    }
-    for (message_t *msg = fifo, *next; msg; msg = next) {
+    message_t *taken = atomic_exchange_explicit(&m->inbox, NULL, memory_order_seq_cst);
+    MPCRT_LIFO_REVERSE(taken, inbox_next);
+    for (message_t *msg = taken, *next; msg; msg = next) {
         next = msg->inbox_next;
         mpcrt_request_t *recv = take_posted(m, msg->context, msg->source, msg->tag);
         if (recv) {
@@ -490,13 +485,9 @@ static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local
     if (bytes)
         mpcrt_datatype_pack(s->dt, s->buf, s->count, 0, bytes, msg->data);
     describe_message(msg, NULL, s, bytes, true);
-    message_t *top = atomic_load_explicit(&m->inbox, memory_order_relaxed);
-    do
-        msg->inbox_next = top;
     /* seq_cst: ordered before the load of `streaming` below (release: the message is visible to the
      * drain's exchange). */
-    while (!atomic_compare_exchange_weak_explicit(&m->inbox, &top, msg, memory_order_seq_cst,
-                                                  memory_order_relaxed));
+    MPCRT_LIFO_PUSH(&m->inbox, msg, inbox_next, memory_order_seq_cst);
     if (!atomic_load_explicit(&m->streaming, memory_order_seq_cst)) {
         /* A receive was posted meanwhile and its drain may have missed this message: drain it ourselves. */
         message_t *deliveries = NULL;

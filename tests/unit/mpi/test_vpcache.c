@@ -42,6 +42,17 @@ static bool was_given_before(void *block)
     return false;
 }
 
+/* Allocates BLOCKS cells on VP 0, frees them on VP free_vp, allocates again on VP 0: the same blocks. */
+static void cells_come_back_to_vp0(int free_vp)
+{
+    run_on_vp(allocate, blocks, 0);
+    run_on_vp(release, blocks, free_vp);
+    run_on_vp(allocate, again, 0);
+    for (int i = 0; i < BLOCKS; i++)
+        assert_true(was_given_before(again[i]));
+    run_on_vp(release, again, 0);
+}
+
 static void blocks_freed_on_another_vp_return_to_their_own(void **state)
 {
     (void)state;
@@ -50,12 +61,7 @@ static void blocks_freed_on_another_vp_return_to_their_own(void **state)
 #endif
     if (mpcrt_sched_num_vps() < 2)
         skip();
-    run_on_vp(allocate, blocks, 0);
-    run_on_vp(release, blocks, 1);
-    run_on_vp(allocate, again, 0);
-    for (int i = 0; i < BLOCKS; i++)
-        assert_true(was_given_before(again[i]));
-    run_on_vp(release, again, 0);
+    cells_come_back_to_vp0(1);
 }
 
 static void blocks_freed_on_their_own_vp_are_reused_there(void **state)
@@ -64,12 +70,7 @@ static void blocks_freed_on_their_own_vp_are_reused_there(void **state)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     skip();
 #endif
-    run_on_vp(allocate, blocks, 0);
-    run_on_vp(release, blocks, 0);
-    run_on_vp(allocate, again, 0);
-    for (int i = 0; i < BLOCKS; i++)
-        assert_true(was_given_before(again[i]));
-    run_on_vp(release, again, 0);
+    cells_come_back_to_vp0(0);
 }
 
 int main(void)
