@@ -727,33 +727,63 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
     return cancelled;
 }
 
+void mpcrt_match_remote_eager(mpcrt_match_t *m, uint32_t context, int source, int tag, const void *data,
+                              size_t bytes)
+{
+    mpcrt_spin_lock(&m->lock);
+    mpcrt_request_t *recv = take_posted(m, context, source, tag);
+    if (recv) {
+        mpcrt_spin_unlock(&m->lock);
+        /* Straight from the rail's cell into the user's buffer. */
+        MPI_Count capacity = recv->count * recv->datatype->size;
+        MPI_Count copied = (MPI_Count)bytes < capacity ? (MPI_Count)bytes : capacity;
+        if (copied > 0 && mpcrt_datatype_is_contiguous(recv->datatype))
+            memcpy((char *)recv->buf + recv->datatype->true_lb, data, (size_t)copied);
+        else if (copied > 0)
+            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, data);
+        finish_recv(recv, source, tag, (MPI_Count)bytes, copied);
+        return;
+    }
+    /* Unexpected: keep the bytes. Allocated under the lock so that a receive posted meanwhile cannot
+     * overtake this message. */
+    bin_t *bin = find_bin(m, context, source, true);
+    message_t *msg = bin ? alloc_message(bytes) : NULL;
+    if (!msg) {
+        mpcrt_spin_unlock(&m->lock);
+        fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", source);
+        abort();
+    }
+    msg->bin = bin;
+    msg->source = source;
+    msg->tag = tag;
+    msg->bytes = (MPI_Count)bytes;
+    msg->send = NULL;
+    msg->remote = NULL;
+    if (bytes)
+        memcpy(msg->data, data, bytes);
+    enqueue_unexpected(bin, msg);
+    mpcrt_spin_unlock(&m->lock);
+}
+
 void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
 {
+    if (in->eager_data) {
+        mpcrt_match_remote_eager(m, in->context, in->source, in->tag, in->eager_data, (size_t)in->bytes);
+        return;
+    }
     mpcrt_spin_lock(&m->lock);
     mpcrt_request_t *recv = take_posted(m, in->context, in->source, in->tag);
     if (recv) {
         mpcrt_spin_unlock(&m->lock);
-        if (in->eager_data) {
-            /* Straight from the rail's cell into the user's buffer. */
-            MPI_Count capacity = recv->count * recv->datatype->size;
-            MPI_Count copied = (MPI_Count)in->bytes < capacity ? (MPI_Count)in->bytes : capacity;
-            if (copied > 0 && mpcrt_datatype_is_contiguous(recv->datatype))
-                memcpy((char *)recv->buf + recv->datatype->true_lb, in->eager_data, (size_t)copied);
-            else if (copied > 0)
-                mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, in->eager_data);
-            mpcrt_pt2pt_finish_recv(recv, in->source, in->tag, (MPI_Count)in->bytes, copied);
-        } else {
-            mpcrt_remote_pull(in, recv);
-        }
+        mpcrt_remote_pull(in, recv);
         return;
     }
-    /* Unexpected: keep the bytes (eager) or the description of where they are (rendezvous). Allocated
-     * under the lock so that a receive posted meanwhile cannot overtake this message. */
+    /* Unexpected: keep the description of where the bytes are. Allocated under the lock so that a receive
+     * posted meanwhile cannot overtake this message. */
     bin_t *bin = find_bin(m, in->context, in->source, true);
-    size_t extra = in->eager_data ? (size_t)in->bytes : 0;
-    message_t *msg = bin ? alloc_message(extra) : NULL;
-    mpcrt_remote_rts_t *rts = msg && !in->eager_data ? malloc(sizeof *rts) : NULL;
-    if (!msg || (!in->eager_data && !rts)) {
+    message_t *msg = bin ? alloc_message(0) : NULL;
+    mpcrt_remote_rts_t *rts = msg ? malloc(sizeof *rts) : NULL;
+    if (!rts) {
         mpcrt_spin_unlock(&m->lock);
         fprintf(stderr, "mpcrt: out of memory queueing a message from process %d\n", in->proc);
         abort();
@@ -764,12 +794,7 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     msg->bytes = (MPI_Count)in->bytes;
     msg->send = NULL;
     msg->remote = rts;
-    if (rts) {
-        *rts = *in;
-        rts->eager_data = NULL;
-    } else if (extra) {
-        memcpy(msg->data, in->eager_data, extra);
-    }
+    *rts = *in;
     enqueue_unexpected(bin, msg);
     mpcrt_spin_unlock(&m->lock);
 }

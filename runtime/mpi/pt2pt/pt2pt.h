@@ -234,6 +234,9 @@ int mpcrt_remote_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *
                             int dst_world, int me);
 /* Matches an arriving message into receiver m's queues (called by whichever thread polled the rail). */
 void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in);
+/* The same for an eager message, from its fields (the latency and message-rate path: no descriptor). */
+void mpcrt_match_remote_eager(mpcrt_match_t *m, uint32_t context, int source, int tag, const void *data,
+                              size_t bytes);
 /* Moves a matched rendezvous message into recv and completes it (now, or when the fragments are in). */
 void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv);
 /* Peer `peer` of comm lives in a process a rail reported lost (false at once while none is). */

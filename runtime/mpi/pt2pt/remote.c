@@ -838,6 +838,22 @@ static void deliver(const void *packet, size_t bytes)
 
 static void deliver_now(const void *packet, size_t bytes)
 {
+    if (*(const uint8_t *)packet == PKT_EAGER && bytes >= EAGER_HEADER) {
+        /* The message-rate path: the fields straight from the cell (unaligned loads), no packet copy. */
+        int32_t dst_world, source, tag;
+        uint32_t context;
+        const char *p = packet;
+        memcpy(&dst_world, p + offsetof(packet_t, dst_world), sizeof dst_world);
+        memcpy(&source, p + offsetof(packet_t, source), sizeof source);
+        memcpy(&tag, p + offsetof(packet_t, tag), sizeof tag);
+        memcpy(&context, p + offsetof(packet_t, context), sizeof context);
+        mpcrt_mpi_rank_t *dest = mpcrt_mpi_rank_state(dst_world);
+        if (dest && dest->match) {
+            mpcrt_match_remote_eager(dest->match, context, source, tag, p + EAGER_HEADER,
+                                     bytes - EAGER_HEADER);
+            return;
+        }
+    }
     packet_t pkt;
     /* Cells keep no alignment promise for the header's fields: copy them out. */
     memcpy(&pkt, packet, EAGER_HEADER);
