@@ -26,6 +26,12 @@ ip -n "$ns1" addr add 10.213.77.1/24 dev "va$$"
 ip -n "$ns2" addr add 10.213.77.2/24 dev "vb$$"
 ip -n "$ns1" link set "va$$" up
 ip -n "$ns2" link set "vb$$" up
+# Small socket buffers, so that sends are cut short: the rail must finish a half-written packet even when
+# no later packet to that peer comes (a rendezvous's last fragment, the last of a burst).
+for ns in "$ns1" "$ns2"; do
+    ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_wmem="4096 16384 32768" net.ipv4.tcp_rmem="4096 16384 32768" ||
+        echo "note: could not shrink the socket buffers in $ns"
+done
 
 fail() {
     echo "FAIL [netns]: $*"
@@ -47,6 +53,12 @@ NPROCS=2 timeout -s KILL 120 "$bin/mpcrun" -n 2 --mode=process "$out/in_ns" "$pr
 NPROCS=2 timeout -s KILL 120 "$bin/mpcrun" -n 4 -p 2 "$out/in_ns" "$progs/procs_check" >"$out/stdout" 2>"$out/stderr" ||
     fail "2 processes x 2 ranks across two namespaces failed"
 [ "$(grep -c ': ok$' "$out/stdout")" -eq 4 ] || fail "all 4 ranks must pass their checks"
+
+for i in 1 2 3; do
+    NPROCS=2 timeout -s KILL 60 "$bin/mpcrun" -n 2 --mode=process "$out/in_ns" "$progs/procs_tcp_flood" 10 \
+        >"$out/stdout" 2>"$out/stderr" || fail "a burst that fills the connection hung or failed (run $i)"
+    grep -q '^rank 1: ok$' "$out/stdout" || fail "rank 1 must get every message of the burst whole (run $i)"
+done
 
 # A foreign connection: rank 0 (ns1) waits in a barrier while rank 1 (ns2) waits to be killed.
 NPROCS=2 timeout -s KILL 60 "$bin/mpcrun" -n 2 --mode=process "$out/in_ns" "$progs/procs_fail" wait \

@@ -204,10 +204,17 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
 static int drain_outboxes(void)
 {
     int sent = 0;
+    /* A packet half-written to a peer (tcp) goes out before anything else to it, also when nothing else
+     * is queued for it: the last fragment of a rendezvous, say, whose receiver waits for its end. */
+    bool unflushed = mpcrt_rails_unflushed();
     for (int proc = 0; proc < mpcrt_wireup_num_procs(); proc++) {
         outbox_t *box = &outboxes[proc];
-        if (!box->head || atomic_exchange_explicit(&box->lock, 1, memory_order_acquire))
+        if ((!box->head && !unflushed) || atomic_exchange_explicit(&box->lock, 1, memory_order_acquire))
             continue; /* empty, or someone else is at it */
+        if (unflushed && mpcrt_rails_flush(proc) != 0) {
+            mpcrt_spin_unlock(&box->lock);
+            continue;
+        }
         while (box->head) {
             pending_t *p = box->head;
             if (mpcrt_rails_send(proc, p->bytes, p->header_bytes, p->bytes + p->header_bytes,
@@ -907,7 +914,7 @@ static int progress(void *arg)
 {
     (void)arg;
     int events = mpcrt_rails_poll(deliver);
-    if (atomic_load_explicit(&pending_count, memory_order_relaxed))
+    if (atomic_load_explicit(&pending_count, memory_order_relaxed) || mpcrt_rails_unflushed())
         events += drain_outboxes();
     if (atomic_load_explicit(&npushes, memory_order_relaxed))
         events += continue_pushes();
@@ -922,13 +929,14 @@ static bool outboxes_empty(void *arg)
 {
     (void)arg;
     return atomic_load_explicit(&pending_count, memory_order_relaxed) == 0 &&
-           atomic_load_explicit(&npushes, memory_order_relaxed) == 0;
+           atomic_load_explicit(&npushes, memory_order_relaxed) == 0 && !mpcrt_rails_unflushed();
 }
 
 void mpcrt_remote_flush(void)
 {
-    /* Packets a full queue refused are only in this process: they must reach their peers before it exits
-     * (an eager send completed long ago; the last round of the final barrier). */
+    /* Packets a full queue refused, or a socket took only part of, are only in this process: they must
+     * reach their peers before it exits (an eager send completed long ago; the last round of the final
+     * barrier). */
     if (outboxes)
         mpcrt_wait_until(outboxes_empty, NULL);
 }

@@ -26,6 +26,12 @@ struct mpcrt_rail_ops {
     void (*connected)(void);
     /* Sends header then payload as one packet: 0, or -EAGAIN when the peer's queue is full (retry later). */
     int (*send)(int proc, const void *header, size_t header_bytes, const void *payload, size_t payload_bytes);
+    /* A send may take a packet and write only part of it (a stream socket): the rest goes out first at the
+     * next send to that peer, or here, which the protocol layer calls under the same per-peer exclusion as
+     * send while `unflushed` says some packet is half-written. 0 when nothing is left for proc, -EAGAIN
+     * while some still is. Both NULL for a rail whose sends are whole or nothing (shm). */
+    int (*flush)(int proc);
+    bool (*unflushed)(void);
     /* Hands every waiting packet to deliver, in arrival order; returns the packets handled. One poller at
      * a time: a concurrent call returns 0 at once. */
     int (*poll)(mpcrt_rail_deliver_fn deliver);
@@ -59,6 +65,9 @@ size_t mpcrt_rails_max_packet(void);
 int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const void *payload,
                      size_t payload_bytes);
 int mpcrt_rails_poll(mpcrt_rail_deliver_fn deliver);
+/* See mpcrt_rail_ops.flush: some packet to some peer is half-written; finish the one to proc. */
+bool mpcrt_rails_unflushed(void);
+int mpcrt_rails_flush(int proc);
 int mpcrt_rails_get(int proc, const struct iovec *local, int niov, uint64_t remote_addr, size_t bytes);
 /* Word `index` of the memory shared with `proc`: in proc's (mine false) or in ours, as proc maps it (mine
  * true); NULL when the rail that reaches proc shares no memory. */

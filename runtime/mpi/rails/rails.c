@@ -117,6 +117,20 @@ int mpcrt_rails_send(int proc, const void *header, size_t header_bytes, const vo
     return route[proc]->send(proc, header, header_bytes, payload, payload_bytes);
 }
 
+bool mpcrt_rails_unflushed(void)
+{
+    for (int i = 0; i < nopened; i++)
+        if (opened[i]->unflushed && opened[i]->unflushed())
+            return true;
+    return false;
+}
+
+int mpcrt_rails_flush(int proc)
+{
+    /* No route to ourselves (and to nobody before the rails are up). */
+    return route && route[proc] && route[proc]->flush ? route[proc]->flush(proc) : 0;
+}
+
 static long long now_ns(void)
 {
     struct timespec t;

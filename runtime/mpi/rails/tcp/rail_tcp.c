@@ -298,6 +298,8 @@ static void finish_connect(int proc)
     mpcrt_spin_unlock(&p->lock);
 }
 
+static _Atomic int npartial; /* peers with a half-written packet (p->out) */
+
 static int flush_partial(peer_t *p)
 {
     while (p->out_off < p->out_len) {
@@ -309,7 +311,25 @@ static int flush_partial(peer_t *p)
     free(p->out);
     p->out = NULL;
     p->out_len = p->out_off = 0;
+    atomic_fetch_sub_explicit(&npartial, 1, memory_order_relaxed);
     return 0;
+}
+
+static int tcp_flush(int proc)
+{
+    peer_t *p = &peers[proc];
+    if (!p->out)
+        return 0;
+    if (atomic_load_explicit(&p->state, memory_order_acquire) == DEAD) {
+        p->out_off = p->out_len; /* nobody will read it: drop it */
+        return flush_partial(p);
+    }
+    return flush_partial(p) == 0 ? 0 : -EAGAIN; /* a broken connection shows in poll */
+}
+
+static bool tcp_unflushed(void)
+{
+    return atomic_load_explicit(&npartial, memory_order_relaxed) > 0;
 }
 
 static int tcp_send(int proc, const void *header, size_t header_bytes, const void *payload,
@@ -359,6 +379,7 @@ static int tcp_send(int proc, const void *header, size_t header_bytes, const voi
         }
         p->out_len = at;
         p->out_off = 0;
+        atomic_fetch_add_explicit(&npartial, 1, memory_order_relaxed);
     }
     return 0;
 }
@@ -611,6 +632,8 @@ const struct mpcrt_rail_ops mpcrt_rail_tcp = {
     .connect = tcp_connect,
     .connected = NULL,
     .send = tcp_send,
+    .flush = tcp_flush,
+    .unflushed = tcp_unflushed,
     .poll = tcp_poll,
     .get = NULL,
     .close = tcp_close,
