@@ -12,6 +12,7 @@
 #include "nbc_internal.h"
 #include "../coll/coll_internal.h"
 #include "../../threads/config.h"
+#include "../../threads/lifo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -314,11 +315,7 @@ static void start(mpcrt_nbc_t *s)
     }
     /* Counted before it is visible, so that a progress ULT about to leave sees it (progress_main). */
     atomic_fetch_add_explicit(&nactive, 1, memory_order_seq_cst);
-    mpcrt_nbc_t *head = atomic_load_explicit(&incoming, memory_order_relaxed);
-    do
-        s->next = head;
-    while (!atomic_compare_exchange_weak_explicit(&incoming, &head, s, memory_order_release,
-                                                  memory_order_relaxed));
+    MPCRT_LIFO_PUSH(&incoming, s, next, memory_order_release);
     /* The helper runs the progress hook where it is (its idle loop, or its ULT's wait): waking its VP in case
      * it sleeps is enough, and the progress ULTs stay where the placement puts them. */
     if (helper >= 0)

@@ -163,19 +163,22 @@ static uint64_t now_ns(void)
 
 /* ------------------------------------------------------------------ sending packets */
 
-static void out(int proc, const packet_t *pkt, const void *payload, size_t payload_bytes)
+/* Sends a packet to proc straight into the rail if nothing waits before it (the order of this process's
+ * packets to proc), else keeps it in proc's outbox (`queue`) or leaves it to the caller (-1). A packet for a
+ * lost process is dropped when queued (what it served has failed or will: peer_lost drops the outbox under
+ * this lock), refused (-1) otherwise. */
+static int out_to(int proc, const packet_t *pkt, const void *payload, size_t payload_bytes, bool queue)
 {
     outbox_t *box = &outboxes[proc];
     mpcrt_spin_lock(&box->lock);
-    if (mpcrt_rails_any_lost() && mpcrt_rails_lost(proc)) {
-        /* Gone: what this packet served has failed or will (peer_lost drops the outbox under this lock). */
+    bool lost = mpcrt_rails_any_lost() && mpcrt_rails_lost(proc);
+    if (!lost && !box->head && mpcrt_rails_send(proc, pkt, HEADER_BYTES(pkt), payload, payload_bytes) == 0) {
         mpcrt_spin_unlock(&box->lock);
-        return;
+        return 0;
     }
-    /* Behind packets already waiting, to keep the order of this process's packets to proc. */
-    if (!box->head && mpcrt_rails_send(proc, pkt, HEADER_BYTES(pkt), payload, payload_bytes) == 0) {
+    if (lost || !queue) {
         mpcrt_spin_unlock(&box->lock);
-        return;
+        return lost && queue ? 0 : -1;
     }
     size_t header_bytes = HEADER_BYTES(pkt);
     pending_t *p = malloc(sizeof *p + header_bytes + payload_bytes);
@@ -199,6 +202,12 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
     box->tail = p;
     atomic_fetch_add_explicit(&pending_count, 1, memory_order_relaxed);
     mpcrt_spin_unlock(&box->lock);
+    return 0;
+}
+
+static void out(int proc, const packet_t *pkt, const void *payload, size_t payload_bytes)
+{
+    out_to(proc, pkt, payload, payload_bytes, true);
 }
 
 static int drain_outboxes(void)
@@ -491,16 +500,9 @@ int mpcrt_remote_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *
                     .tag = tag,
                     .context = context,
                     .bytes = bytes};
-    outbox_t *box = &outboxes[proc];
-    mpcrt_spin_lock(&box->lock);
     /* Only straight into the rail: a packet that would wait in the outbox goes through mpcrt_remote_send,
      * whose request's wait runs the progress that drains it; a lost peer's error is the request's too. */
-    int rc = -1;
-    if (!box->head && !(mpcrt_rails_any_lost() && mpcrt_rails_lost(proc)) &&
-        mpcrt_rails_send(proc, &pkt, EAGER_HEADER, (const char *)buf + dt->true_lb, bytes) == 0)
-        rc = MPI_SUCCESS;
-    mpcrt_spin_unlock(&box->lock);
-    return rc;
+    return out_to(proc, &pkt, (const char *)buf + dt->true_lb, bytes, false) == 0 ? MPI_SUCCESS : -1;
 }
 
 /* The receiver has every byte (FIN, or the last fragment pushed): the send completes. A push may finish
