@@ -14,7 +14,11 @@ mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
 /* Allocation state of one kind; only touched under `lock`. Request indices also sit in per-VP stashes
  * (vpcache.h), outside the free list: requests come and go with every non-blocking call. */
 typedef struct {
-    mpcrt_mutex_t lock;
+    /* A spin lock, not an mpcrt_mutex: the section is a few loads and stores (a chunk's calloc at most),
+     * and it is taken from progress hooks (the NBC engine frees requests there). A mutex hands ownership
+     * to a parked ULT; a hook on that ULT's own VP that then waited for the mutex blocked the VP's thread,
+     * and with it the owner, for ever (coll_nbc under ASan, where every request takes this lock). */
+    _Atomic int lock;
     uint32_t free_head;   /* stack of released indices, linked through the chunks' next_free */
     uint32_t next_unused; /* indices below this one have been handed out at least once */
 } kind_state_t;
@@ -24,7 +28,7 @@ static kind_state_t kinds[MPCRT_OBJ_NKINDS];
 __attribute__((constructor)) static void init_kinds(void)
 {
     for (int k = 0; k < MPCRT_OBJ_NKINDS; k++) {
-        mpcrt_mutex_init(&kinds[k].lock);
+        atomic_init(&kinds[k].lock, 0);
         kinds[k].free_head = NO_INDEX;
     }
 }
@@ -57,10 +61,10 @@ static uint32_t slot_of(uint32_t index)
 static void give_index(mpcrt_obj_kind_t kind, uint32_t index)
 {
     kind_state_t *s = &kinds[kind];
-    mpcrt_mutex_lock(&s->lock);
+    mpcrt_spin_lock(&s->lock);
     chunk_of(&mpcrt_handle_tables[kind], index)->next_free[slot_of(index)] = s->free_head;
     s->free_head = index;
-    mpcrt_mutex_unlock(&s->lock);
+    mpcrt_spin_unlock(&s->lock);
 }
 
 /* Takes a free index (the last released first, else a never-used one). Called with the kind's lock held. */
@@ -97,9 +101,9 @@ int mpcrt_handle_register_slow(mpcrt_object_t *obj, int *handle)
     uint32_t index;
     /* (A request that kept its index took the inline path of mpcrt_handle_register.) */
     if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
-        mpcrt_mutex_lock(&s->lock);
+        mpcrt_spin_lock(&s->lock);
         int rc = take_index(t, s, &index);
-        mpcrt_mutex_unlock(&s->lock);
+        mpcrt_spin_unlock(&s->lock);
         if (rc != 0)
             return rc;
     }
@@ -170,9 +174,9 @@ long mpcrt_handle_count(mpcrt_obj_kind_t kind)
     /* Counted, not tracked: a shared counter would bounce between cores on every registration. */
     mpcrt_handle_table_t *t = &mpcrt_handle_tables[kind];
     kind_state_t *s = &kinds[kind];
-    mpcrt_mutex_lock(&s->lock);
+    mpcrt_spin_lock(&s->lock);
     uint32_t end = s->next_unused;
-    mpcrt_mutex_unlock(&s->lock);
+    mpcrt_spin_unlock(&s->lock);
     long live = 0;
     for (uint32_t index = 0; index < end; index++) {
         mpcrt_handle_chunk_t *chunk = chunk_of(t, index);
