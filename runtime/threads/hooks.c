@@ -53,6 +53,11 @@ int mpcrt_sched_add_switch_hook(mpcrt_switch_fn fn)
     return add_hook((void **)mpcrt_sched.switch_hooks, &mpcrt_sched.nswitch, (void *)fn, NULL, NULL);
 }
 
+int mpcrt_sched_add_park_hook(mpcrt_ult_event_fn fn)
+{
+    return add_hook((void **)mpcrt_sched.park_hooks, &mpcrt_sched.npark, (void *)fn, NULL, NULL);
+}
+
 /* Kernel threads outside the VPs need their own recursion guard. */
 static __thread bool progress_running_here;
 

@@ -128,8 +128,9 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
 
 /* Wait until pred(arg) is true: spin a bounded, adaptive number of rounds running the progress hooks, then
  * park the ULT on its VP's poll list; the VP re-checks parked predicates. On a non-VP kernel thread: spin
- * with progress, then back off; on the thread hosting a VP: run that VP's loop. pred must be cheap, must not block, and may be called again after it
- * returned true (by the sweep, then by the woken ULT): once true it must stay true without side effects. */
+ * with progress, then back off; on the thread hosting a VP: run that VP's loop. pred must be cheap, must not
+ * block, and may be called again after it returned true (by the sweep, then by the woken ULT): once true it
+ * must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
 /* Tell ult, which waits (or will wait) in mpcrt_wait_until, that the caller has just made its predicate true.
  * Cheaper than mpcrt_ult_wake: nothing is sent to a waiter that is still running (spinning, or about to park:
@@ -149,7 +150,8 @@ void mpcrt_waiter_init(mpcrt_waiter_t *w);
 void mpcrt_waiter_sleep(mpcrt_waiter_t *w);
 void mpcrt_waiter_wake(mpcrt_waiter_t *w);
 
-/* ------------------------------------------------------------------ synchronization (ULTs and kernel threads) */
+/* ------------------------------------------------------------------ synchronization (ULTs and kernel
+ * threads) */
 
 /* Test-and-test-and-set spinlock for short, non-blocking critical sections (never held across a switch or
  * a call that may block: a ULT holding it is never descheduled, so spinning on it is bounded). */
@@ -169,13 +171,15 @@ static inline void mpcrt_spin_unlock(_Atomic int *lock)
     __atomic_store_n((int *)lock, 0, __ATOMIC_RELEASE); /* publishes the critical section */
 }
 
-
 typedef struct {
     _Atomic int locked; /* 0 free, 1 held, 2 held with waiters */
     _Atomic int guard;  /* spinlock protecting the queue */
     mpcrt_waiter_t *head, *tail;
 } mpcrt_mutex_t;
-#define MPCRT_MUTEX_INITIALIZER {0, 0, NULL, NULL}
+#define MPCRT_MUTEX_INITIALIZER                                                                              \
+    {                                                                                                        \
+        0, 0, NULL, NULL                                                                                     \
+    }
 void mpcrt_mutex_init(mpcrt_mutex_t *m);
 void mpcrt_mutex_lock(mpcrt_mutex_t *m);
 bool mpcrt_mutex_trylock(mpcrt_mutex_t *m);
@@ -185,7 +189,10 @@ typedef struct {
     _Atomic int guard;
     mpcrt_waiter_t *head, *tail;
 } mpcrt_cond_t;
-#define MPCRT_COND_INITIALIZER {0, NULL, NULL}
+#define MPCRT_COND_INITIALIZER                                                                               \
+    {                                                                                                        \
+        0, NULL, NULL                                                                                        \
+    }
 void mpcrt_cond_init(mpcrt_cond_t *c);
 void mpcrt_cond_wait(mpcrt_cond_t *c, mpcrt_mutex_t *m);
 void mpcrt_cond_signal(mpcrt_cond_t *c);
@@ -206,7 +213,10 @@ typedef struct {
     mpcrt_mutex_t lock;
     mpcrt_cond_t done;
 } mpcrt_once_t;
-#define MPCRT_ONCE_INITIALIZER {0, MPCRT_MUTEX_INITIALIZER, MPCRT_COND_INITIALIZER}
+#define MPCRT_ONCE_INITIALIZER                                                                               \
+    {                                                                                                        \
+        0, MPCRT_MUTEX_INITIALIZER, MPCRT_COND_INITIALIZER                                                   \
+    }
 void mpcrt_once(mpcrt_once_t *once, void (*fn)(void));
 
 /* ------------------------------------------------------------------ hooks for the layers above */
@@ -242,6 +252,10 @@ typedef void (*mpcrt_switch_fn)(mpcrt_ult_t *from, mpcrt_ult_t *to);
 int mpcrt_sched_add_ult_start_hook(mpcrt_ult_event_fn fn); /* on the new ULT, before its function */
 int mpcrt_sched_add_ult_exit_hook(mpcrt_ult_event_fn fn);  /* on the ULT, after its function returns */
 int mpcrt_sched_add_switch_hook(mpcrt_switch_fn fn);       /* on every switch, in the outgoing context */
+/* On a ULT that is about to park in mpcrt_wait_until (its spin is over), in its own context, before it
+ * marks itself parked and checks its predicate a last time: a layer that keeps work for the ULT to do
+ * while it runs (a queue it drains when it polls) hands that work over here, or does it. */
+int mpcrt_sched_add_park_hook(mpcrt_ult_event_fn fn);
 
 /* ------------------------------------------------------------------ privatization slots (DESIGN.md §5) */
 

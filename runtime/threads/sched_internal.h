@@ -76,7 +76,7 @@ struct mpcrt_vp {
     int core; /* index of the bound core in the topology, -1 if unbound */
     pthread_t thread;
     mpcrt_ult_t *current;
-    mpcrt_ult_t *prev; /* the context that last switched away on this VP */
+    mpcrt_ult_t *prev;  /* the context that last switched away on this VP */
     mpcrt_ult_t native; /* the VP's kernel-thread context, which runs the scheduler loop when idle */
     mpcrt_runqueue_t rq;
     mpcrt_ult_t *polls; /* parked ULTs */
@@ -87,7 +87,7 @@ struct mpcrt_vp {
     mpcrt_ult_t *poked;
     bool in_progress; /* progress hooks are running on this VP: do not recurse */
     unsigned spin_budget;
-    mpcrt_ult_t *exited; /* the ULT that just switched away for the last time */
+    mpcrt_ult_t *exited;     /* the ULT that just switched away for the last time */
     mpcrt_ult_t *local_pool; /* recycled ULTs with default-size stacks, home VP only */
     size_t local_pool_count;
     mpcrt_vp_stats_t stats;
@@ -130,8 +130,8 @@ typedef struct {
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;
     hook_t progress[MPCRT_MAX_HOOKS], idle[MPCRT_MAX_HOOKS];
-    _Atomic int nstart, nexit, nswitch;
-    mpcrt_ult_event_fn start_hooks[MPCRT_MAX_HOOKS], exit_hooks[MPCRT_MAX_HOOKS];
+    _Atomic int nstart, nexit, nswitch, npark;
+    mpcrt_ult_event_fn start_hooks[MPCRT_MAX_HOOKS], exit_hooks[MPCRT_MAX_HOOKS], park_hooks[MPCRT_MAX_HOOKS];
     mpcrt_switch_fn switch_hooks[MPCRT_MAX_HOOKS];
     pthread_t init_thread;
 } mpcrt_sched_t;
@@ -139,16 +139,15 @@ typedef struct {
 extern mpcrt_sched_t mpcrt_sched;
 extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
 
-
 /* inbox.c */
 void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u);
 mpcrt_ult_t *mpcrt_inbox_take_all(mpcrt_vp_t *vp); /* FIFO order */
-void mpcrt_vp_notify(mpcrt_vp_t *vp);               /* wake the VP if it sleeps */
+void mpcrt_vp_notify(mpcrt_vp_t *vp);              /* wake the VP if it sleeps */
 
 /* sched.c */
 void mpcrt_sched_make_ready(mpcrt_vp_t *vp, mpcrt_ult_t *u); /* caller runs on vp */
 void mpcrt_sched_drain_inbox(mpcrt_vp_t *vp);
-bool mpcrt_sched_sweep(mpcrt_vp_t *vp); /* true if a parked ULT became ready */
+bool mpcrt_sched_sweep(mpcrt_vp_t *vp);                   /* true if a parked ULT became ready */
 void mpcrt_sched_park(mpcrt_vp_t *vp, mpcrt_ult_t *self); /* onto the poll list (wait.c) */
 void mpcrt_sched_poke(mpcrt_vp_t *vp, mpcrt_ult_t *u);    /* u is parked on vp, the caller runs on vp */
 void mpcrt_sched_unpark_self(mpcrt_vp_t *vp, mpcrt_ult_t *self); /* parked, not switched away yet */
@@ -164,7 +163,7 @@ void mpcrt_ult_finish_exited(mpcrt_vp_t *vp, mpcrt_ult_t *u);
 
 /* vp.c */
 void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg);
-int mpcrt_vp_start(mpcrt_vp_t *vp);      /* on a new kernel thread */
+int mpcrt_vp_start(mpcrt_vp_t *vp);       /* on a new kernel thread */
 void mpcrt_vp_enter_here(mpcrt_vp_t *vp); /* the calling kernel thread becomes the VP */
 mpcrt_vp_t *mpcrt_hosted_vp_self(void);   /* the hosted VP the caller must run while it waits, or NULL */
 void mpcrt_vp_stop(mpcrt_vp_t *vp);

@@ -120,6 +120,9 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
      * two time-stamp reads cost a tenth of a hop between two ranks of one core. */
     uint64_t parked_at = cut_short ? 0 : __builtin_ia32_rdtsc();
     mpcrt_ult_t *self = vp->current;
+    int nhooks = atomic_load_explicit(&mpcrt_sched.npark, memory_order_acquire);
+    for (int i = 0; i < nhooks; i++)
+        mpcrt_sched.park_hooks[i](self);
     while (!pred(arg)) {
         self->park_pred = pred;
         self->park_arg = arg;

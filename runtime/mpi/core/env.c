@@ -27,7 +27,8 @@ static _Atomic int ranks_initialized;
  * ended cleanly. */
 static void leave_job(void)
 {
-    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) == mpcrt_mpi_process.nranks - 1) {
+    if (atomic_fetch_add_explicit(&ranks_finalized, 1, memory_order_acq_rel) ==
+        mpcrt_mpi_process.nranks - 1) {
         mpcrt_remote_flush();
         mpcrt_wireup_finalize();
     }
@@ -67,6 +68,8 @@ int mpcrt_mpi_process_init(void)
         for (int i = 0; rc == MPI_SUCCESS && i < mpcrt_mpi_process.nranks; i++)
             if (!(mpcrt_mpi_process.ranks[i].match = mpcrt_match_create()))
                 rc = MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS && mpcrt_mpi_process.nranks > 1 && mpcrt_match_install_hooks() != 0)
+            rc = MPI_ERR_INTERN;
         if (rc == MPI_SUCCESS && mpcrt_comm_init_predefined() != 0)
             rc = MPI_ERR_NO_MEM;
         /* Other processes: open the rails and meet every process (collective over the job). */
@@ -98,7 +101,6 @@ int mpcrt_mpi_world_size(void)
 {
     return world_size;
 }
-
 
 bool mpcrt_mpi_any_rank_initialized(void)
 {

@@ -59,19 +59,30 @@ struct mpcrt_match {
     ctxq_t **ctxs;
     size_t ctx_buckets, nctxs;
     size_t nposted; /* posted receives, in every queue */
-    /* Thread mode's small-message streams: while no receive is posted (`streaming`, set when a small
-     * message found none, cleared by the next posting), senders of this process push their eager cells
-     * on `inbox` (one CAS) instead of taking the lock, which a sender and its receiver on two cores took
-     * three times per message between them. Whoever takes the lock to match drains the inbox first (in
-     * arrival order), so a sender's messages keep their order; a receive is posted only after the clear
-     * and a drain, and a sender that pushed reads `streaming` again and drains if it was cleared meanwhile,
-     * so no message waits in the inbox while a receive it matches is posted. Own lines: the flag is read by
-     * every sender and rarely written; the inbox is written by them. */
+    /* Thread mode's small-message streams: while `streaming`, senders of this process push their eager
+     * cells on `inbox` (one CAS) instead of taking the lock, which a sender and its receiver on two cores
+     * took three times per message between them, and the receiver matches them when it drains the inbox.
+     * Whoever takes the lock to match drains the inbox first (in arrival order), so a sender's messages
+     * keep their order.
+     * `streaming` is set by a small message that found no receive posted at all (so nobody can be waiting
+     * for one). From then on the receiving rank drains: in every MPI call that takes its lock, in its
+     * progress hook (so in every wait and test), and before any of its ULTs parks (mpcrt_match_park:
+     * clear, then drain). So a message may sit in the inbox while a receive it matches is posted, but
+     * never while a thread of the rank sleeps on that receive. Postings that no such drain follows clear
+     * the flag and drain, as a park does: a blocking MPI_Recv (a sender then copies straight into it, the
+     * latency path), a receive posted for the rank by the collectives' engine (its progress must not
+     * depend on the rank calling MPI), one posted from a kernel thread, and every posting when the
+     * hooks are not installed (one rank per process). A sender that pushed reads `streaming` again and
+     * drains itself if it was cleared meanwhile: with the clear-then-drain this is a Dekker pair, so either
+     * the clearer's drain or the pusher's sees each message. Own lines: the flag is read by every sender
+     * and rarely written; the inbox is written by them. */
     _Alignas(64) _Atomic bool streaming;
     _Alignas(64) _Atomic(message_t *) inbox;
 };
 
 static MPI_Count eager_limit = -1;
+/* The progress and park hooks that drain a rank's inbox are installed (mpcrt_match_install_hooks). */
+static bool rank_drains;
 
 mpcrt_match_t *mpcrt_match_create(void)
 {
@@ -609,6 +620,13 @@ int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *d
     return send_local(m, &s, true, &done);
 }
 
+/* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
+ * a non-blocking receive posted by a ULT of the rank itself. */
+static inline bool drained_later(const mpcrt_request_t *recv)
+{
+    return rank_drains && !recv->inline_ok && !recv->on_behalf && mpcrt_ult_self();
+}
+
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
 {
     recv->status.MPI_ERROR = MPI_SUCCESS;
@@ -650,9 +668,10 @@ search:;
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
-    if (atomic_load_explicit(&m->streaming, memory_order_relaxed)) {
-        /* About to post: senders must stop using the inbox. seq_cst, then drain again: a sender that
-         * pushed before seeing the clear is either drained now or sees the clear and drains itself. */
+    if (atomic_load_explicit(&m->streaming, memory_order_relaxed) && !drained_later(recv)) {
+        /* About to post a receive nobody will drain for: senders must stop using the inbox. seq_cst, then
+         * drain again: a sender that pushed before seeing the clear is either drained now or sees the
+         * clear and drains itself. */
         atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
         drain_inbox_locked(m, &deliveries);
         goto search;
@@ -711,14 +730,17 @@ int mpcrt_pt2pt_recv_message(void *message, mpcrt_request_t *recv)
 
 bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
 {
-    mpcrt_match_t *m = mpcrt_mpi_self()->match;
+    mpcrt_match_t *m = req->on_behalf ? req->as_match : mpcrt_mpi_self()->match;
     bool cancelled = false;
+    message_t *deliveries = NULL; /* its message may be in the inbox: then it is matched, not cancelled */
     mpcrt_spin_lock(&m->lock);
+    drain_inbox_if_any(m, &deliveries);
     if (!req->matched && !mpcrt_request_done(req)) {
         unlink_posted(m, req);
         cancelled = true;
     }
     mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
     if (cancelled) {
         req->cancelled = true;
         req->status.count_hi_and_cancelled |= 1;
@@ -837,4 +859,52 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
         next = r->next;
         mpcrt_remote_fail_recv(r);
     }
+}
+
+/* ------------------------------------------------------------------ the rank drains its inbox */
+
+static __attribute__((noinline)) void drain(mpcrt_match_t *m)
+{
+    message_t *deliveries = NULL;
+    mpcrt_spin_lock(&m->lock);
+    drain_inbox_locked(m, &deliveries);
+    mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
+}
+
+/* Progress hook: the calling rank matches what its senders pushed (every wait and test runs it). */
+static int drain_own_inbox(void *arg)
+{
+    (void)arg;
+    if (mpcrt_self_rank() < 0)
+        return 0; /* a VP's idle loop: no rank of its own */
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    mpcrt_match_t *m = self ? self->match : NULL;
+    if (!m || !atomic_load_explicit(&m->inbox, memory_order_relaxed))
+        return 0;
+    drain(m);
+    return 1;
+}
+
+/* Park hook: a ULT of the rank is about to sleep, maybe on a receive whose message is in the inbox.
+ * Senders go back to the lock (which matches and wakes), and what they pushed before is drained now. */
+static void hand_over_inbox(mpcrt_ult_t *ult)
+{
+    (void)ult;
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    mpcrt_match_t *m = self ? self->match : NULL;
+    if (!m || !atomic_load_explicit(&m->streaming, memory_order_relaxed))
+        return;
+    /* seq_cst, then the exchange in the drain: pairs with the pusher's push and re-read. */
+    atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
+    drain(m);
+}
+
+int mpcrt_match_install_hooks(void)
+{
+    if (mpcrt_sched_add_progress_hook(drain_own_inbox, NULL) != 0 ||
+        mpcrt_sched_add_park_hook(hand_over_inbox) != 0)
+        return -1;
+    rank_drains = true;
+    return 0;
 }

@@ -108,6 +108,10 @@ static inline __attribute__((always_inline)) void mpcrt_request_zero(mpcrt_reque
 /* Per-receiving-rank matching state (one per local rank). */
 typedef struct mpcrt_match mpcrt_match_t;
 mpcrt_match_t *mpcrt_match_create(void);
+/* With several ranks in the process: each rank drains the inbox of small messages its senders pushed
+ * (match.c, struct mpcrt_match) in its progress and before its ULTs park, so its non-blocking receives
+ * can take them from there. Once, at process set-up; -1 if the scheduler has no room for the hooks. */
+int mpcrt_match_install_hooks(void);
 
 /* Byte count of a status, as MPICH's layout stores it: low 32 bits in count_lo, the next 31 above bit 0
  * (the cancelled flag). Inline: every receive sets it. */

@@ -5,6 +5,10 @@
  * probing first, and posted ahead of the messages (a posting ends the inbox mode while senders may still
  * push). Every message carries its sender and sequence number; rank 0 checks that each sender's messages
  * arrive complete and in order, with MPI_ANY_TAG per source and with MPI_ANY_SOURCE.
+ * Then a parked receiver: rank 1 takes a few messages that came before it posted anything (so its senders
+ * use the inbox), posts a non-blocking receive (which leaves them on it) and waits for it until it parks;
+ * only then does rank 0 send the message. Rank 1 must wake with it (its ULT hands the inbox back before it
+ * parks: pt2pt/match.c, mpcrt_match_park), not sleep for ever.
  * Prints "rank R: ok" or the first failures. */
 #include <mpi.h>
 #include <stdio.h>
@@ -32,6 +36,41 @@ static void spin(int units)
 static int kind_of(int i)
 {
     return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : 0;
+}
+
+static void wait_seconds(double seconds)
+{
+    double until = MPI_Wtime() + seconds;
+    while (MPI_Wtime() < until)
+        ;
+}
+
+/* Rank 0 sends, rank 1 receives; see the header. */
+static void parked_receiver(int rank)
+{
+    enum { EARLY = 4 };
+    int value = -1;
+    MPI_Request r;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        for (int i = 0; i < EARLY; i++)
+            MPI_Send(&i, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+        wait_seconds(0.05); /* rank 1 has posted its receive and parked in MPI_Wait */
+        int late = 4242;
+        MPI_Send(&late, 1, MPI_INT, 1, 8, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        wait_seconds(0.02); /* the early messages arrive before any receive is posted */
+        for (int i = 0; i < EARLY; i++) {
+            MPI_Irecv(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+            if (value != i && failures++ < 10)
+                printf("rank 1: early message %d holds %d\n", i, value);
+        }
+        MPI_Irecv(&value, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (value != 4242 && failures++ < 10)
+            printf("rank 1: the message it parked for holds %d, want 4242\n", value);
+    }
 }
 
 int main(int argc, char **argv)
@@ -122,9 +161,10 @@ int main(int argc, char **argv)
         }
     }
     free(large);
+    parked_receiver(rank);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0 && failures == 0)
-        printf("rank 0: ok\n");
+    if (rank <= 1 && failures == 0)
+        printf("rank %d: ok\n", rank);
     MPI_Finalize();
     return failures != 0;
 }
