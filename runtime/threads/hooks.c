@@ -70,6 +70,8 @@ int mpcrt_run_hooks(hook_t *hooks, _Atomic int *count)
     bool *guard = vp ? &vp->in_progress : &progress_running_here;
     if (*guard)
         return 0; /* a hook that waits must not re-enter the hooks */
+    if (vp && vp->current->quiet)
+        return 0; /* mpcrt_wait_until_quiet */
     *guard = true;
     int events = 0;
     for (int i = 0; i < n; i++)

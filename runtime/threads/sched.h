@@ -132,6 +132,11 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
  * block, and may be called again after it returned true (by the sweep, then by the woken ULT): once true it
  * must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
+/* The same wait without running any hook (progress, idle or park) in the caller's context: for a wait
+ * that is none of the layers' business and may run where their work must not (a ULT joining a kernel
+ * thread, which under ThreadSanitizer waits inside its pthread_join interceptor, where it records no
+ * synchronization). The VP's idle loop still runs the hooks while the caller is parked. */
+void mpcrt_wait_until_quiet(bool (*pred)(void *arg), void *arg);
 /* Tell ult, which waits (or will wait) in mpcrt_wait_until, that the caller has just made its predicate true.
  * Cheaper than mpcrt_ult_wake: nothing is sent to a waiter that is still running (spinning, or about to park:
  * it checks its predicate again after it is marked parked). Only for wait_until waiters. */

@@ -45,6 +45,8 @@ struct mpcrt_ult {
     /* Poked list (home VP only): parked and woken since the VP last looked at its pokes. */
     mpcrt_ult_t *poke_next;
     bool poked;
+    /* In mpcrt_wait_until_quiet: no hook runs in this ULT's context (mpcrt_run_hooks, park hooks). */
+    bool quiet;
 
     void *(*fn)(void *);
     void *arg;

@@ -120,7 +120,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
      * two time-stamp reads cost a tenth of a hop between two ranks of one core. */
     uint64_t parked_at = cut_short ? 0 : __builtin_ia32_rdtsc();
     mpcrt_ult_t *self = vp->current;
-    int nhooks = atomic_load_explicit(&mpcrt_sched.npark, memory_order_acquire);
+    int nhooks = self->quiet ? 0 : atomic_load_explicit(&mpcrt_sched.npark, memory_order_acquire);
     for (int i = 0; i < nhooks; i++)
         mpcrt_sched.park_hooks[i](self);
     while (!pred(arg)) {
@@ -138,4 +138,19 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
     }
     if (!cut_short)
         adapt_spin(vp, budget, false, __builtin_ia32_rdtsc() - parked_at);
+}
+
+void mpcrt_wait_until_quiet(bool (*pred)(void *), void *arg)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (!vp || vp->current == &vp->native) {
+        while (!pred(arg))
+            sched_yield(); /* a kernel thread: nothing of ours runs in its context anyway */
+        return;
+    }
+    mpcrt_ult_t *self = vp->current;
+    bool was_quiet = self->quiet;
+    self->quiet = true;
+    mpcrt_wait_until(pred, arg);
+    self->quiet = was_quiet;
 }

@@ -148,7 +148,7 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");
     mpcrt_request_wait(&req);
     if (req.inline_len) /* a sender of this process left the data in the request (pt2pt.h) */
-        memcpy((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
+        mpcrt_copy_upto8((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
     copy_status(status, &req.status);
     if (req.status.MPI_ERROR == MPI_ERR_TRUNCATE)
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,

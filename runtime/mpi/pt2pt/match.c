@@ -344,7 +344,7 @@ static inline bool transfer_inline(const void *sbuf, const mpcrt_datatype_t *sdt
         return false;
     *copied = n > 0 ? n : 0;
     if (n > 0) {
-        memcpy(recv->inline_data, (const char *)sbuf + sdt->true_lb, (size_t)n);
+        mpcrt_copy_upto8(recv->inline_data, (const char *)sbuf + sdt->true_lb, (size_t)n);
         recv->inline_len = (uint8_t)n;
     }
     return true;
@@ -406,7 +406,7 @@ static void deliver(message_t *msg, mpcrt_request_t *recv)
     free_message(msg);
 }
 
-static mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
+static inline mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
 {
     /* On an intercommunicator dest is a rank of the remote group; the source recorded for the receiver
      * (`me` in the senders below) is then our rank in our local group, which is what it expects. */

@@ -9,8 +9,15 @@
  * use the inbox), posts a non-blocking receive (which leaves them on it) and waits for it until it parks;
  * only then does rank 0 send the message. Rank 1 must wake with it (its ULT hands the inbox back before it
  * parks: pt2pt/match.c, mpcrt_match_park), not sleep for ever.
+ * Last, the receive is waited for by a kernel thread of rank 1 while its ULT computes without MPI: the
+ * thread's waits run the progress hooks, which drain the rank's inbox. That case needs ranks 0 and 1 on
+ * two cores (the ULT's busy loop would keep rank 0 off a shared one), so it is skipped otherwise.
  * Prints "rank R: ok" or the first failures. */
+#define _GNU_SOURCE /* sched_getcpu */
 #include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +52,26 @@ static void wait_seconds(double seconds)
         ;
 }
 
+static atomic_int waited;
+
+static void *wait_for_it(void *arg)
+{
+    MPI_Wait(arg, MPI_STATUS_IGNORE);
+    atomic_store(&waited, 1);
+    return NULL;
+}
+
 /* Rank 0 sends, rank 1 receives; see the header. */
 static void parked_receiver(int rank)
 {
     enum { EARLY = 4 };
     int value = -1;
     MPI_Request r;
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Comm pair;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (rank >= 2)
+        return;
+    MPI_Barrier(pair);
     if (rank == 0) {
         for (int i = 0; i < EARLY; i++)
             MPI_Send(&i, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
@@ -71,6 +91,36 @@ static void parked_receiver(int rank)
         if (value != 4242 && failures++ < 10)
             printf("rank 1: the message it parked for holds %d, want 4242\n", value);
     }
+    /* A kernel thread of rank 1 waits; the rank's ULT computes until the thread is done. */
+    int cpu = sched_getcpu(), cpus[2] = {-1, -1};
+    MPI_Allgather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, pair);
+    if (cpus[0] == cpus[1] || cpus[0] < 0) {
+        MPI_Comm_free(&pair);
+        return;
+    }
+    if (rank == 0) {
+        for (int i = 0; i < EARLY; i++) /* back on the inbox: nothing is posted yet */
+            MPI_Send(&i, 1, MPI_INT, 1, 10, MPI_COMM_WORLD);
+        wait_seconds(0.05);
+        int late = 4343;
+        MPI_Send(&late, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        pthread_t thread;
+        wait_seconds(0.02);
+        MPI_Irecv(&value, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+        pthread_create(&thread, NULL, wait_for_it, &r);
+        while (!atomic_load(&waited))
+            ;
+        pthread_join(thread, NULL);
+        if (value != 4343 && failures++ < 10)
+            printf("rank 1: the message its thread waited for holds %d, want 4343\n", value);
+        for (int i = 0; i < EARLY; i++) {
+            MPI_Recv(&value, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (value != i && failures++ < 10)
+                printf("rank 1: early message %d (second batch) holds %d\n", i, value);
+        }
+    }
+    MPI_Comm_free(&pair);
 }
 
 int main(int argc, char **argv)
