@@ -212,6 +212,17 @@ static int judge(const proc_state_t *p, int proc, long long rpp, bool report)
     return code ? code : early ? 1 : 0;
 }
 
+/* The error class a fatal error handler exits with when a peer process died (MPI_ERR_PROC_ABORTED). */
+#define PEER_ABORTED_EXIT 76
+
+/* p failed only because another process did: when both exits come in the same tick, the job reports the
+ * other one, the cause (a loaded machine reaped a crashed rank 1 and rank 0's "peer aborted" together, and
+ * the job ended with 76 instead of rank 1's code). */
+static bool lost_a_peer(const proc_state_t *p)
+{
+    return p->exited && WIFEXITED(p->status) && WEXITSTATUS(p->status) == PEER_ABORTED_EXIT;
+}
+
 static bool is_failure(const proc_state_t *p)
 {
     if (atomic_load(&p->aborted))
@@ -335,11 +346,15 @@ int procs_run(const procs_job_t *job)
                     procs[p].status = status;
                     running--;
                 }
+        int first = -1;
         for (int p = 0; p < started && failed < 0 && !timed_out; p++)
-            if (is_failure(&procs[p])) {
-                failed = p;
-                exit_code = judge(&procs[p], p, rpp, true);
-            }
+            if (is_failure(&procs[p]) &&
+                (first < 0 || (lost_a_peer(&procs[first]) && !lost_a_peer(&procs[p]))))
+                first = p;
+        if (first >= 0) {
+            failed = first;
+            exit_code = judge(&procs[first], first, rpp, true);
+        }
         long long now = now_ns();
         if (!ending && deadline && now >= deadline) {
             timed_out = true;
