@@ -97,6 +97,14 @@ procs_busy_sender)
     MPCRT_VPS=1 run 0 "$bin/mpcrun" -n 2 --mode=process "$progs/procs_busy_sender" "$out"
     [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks"
     ;;
+procs_thread_ssend)
+    # Rendezvous sends from four threads per process: CTS and FIN handled by whichever thread polls, in
+    # either order. A hang ends by mpcrun's timeout (exit 124); before the fix one run in two to six hung.
+    for _ in 1 2 3 4 5 6 7 8; do
+        run 0 "$bin/mpcrun" --timeout 60 -n 2 --mode=process "$progs/procs_thread_ssend"
+        [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks"
+    done
+    ;;
 procs_small_queue)
     # Four cells per queue: senders keep refused packets and send them as cells free up, in order.
     MPCRT_SHM_CELLS=4 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"

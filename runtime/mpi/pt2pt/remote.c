@@ -51,6 +51,9 @@ typedef struct {
 #define CLAIM_BACK(w) ((w)&0xffffffffu)
 
 #define EAGER_HEADER offsetof(packet_t, src_proc)
+/* A FIN's offset: the receiver answered the RTS without a CTS (empty message, or read at once), so no push
+ * will run for that send. */
+#define FIN_WITHOUT_CTS 1
 #define HEADER_BYTES(pkt) ((pkt)->kind == PKT_EAGER ? EAGER_HEADER : sizeof(packet_t))
 
 /* A rendezvous send waiting for its FIN (or CTS). */
@@ -62,6 +65,16 @@ typedef struct rndv_send {
     void *owned;          /* packing buffer to free, if the user's data was not contiguous */
     uint64_t bytes;
     int word; /* the claim word lent with the RTS, -1 for none */
+    /* Two holds: the send itself (dropped at FIN, at the end of a wordless push, or by peer_lost) and the
+     * push that answers the CTS (dropped when it ends; at a FIN that says no CTS was sent; or by peer_lost
+     * when no CTS came: `push_settled` says which of them dropped it). The record and its claim word go
+     * back only when both are dropped (release_send). Pollers deliver packets concurrently, so a FIN can
+     * be handled before the CTS sent ahead of it (the receiver read the rest itself): the push then found
+     * the record freed and the word lent to the next message, whose bytes it sent under the old message's
+     * name, and that receive never completed (MPICH threads/pt2pt/mt_ssendrecv, 4 threads per process,
+     * hung in half the runs). */
+    _Atomic int holds;
+    _Atomic bool push_settled;
 } rndv_send_t;
 
 /* A receive filled by fragments (CTS protocol), and by reads of the sender's memory when it can be. */
@@ -262,6 +275,25 @@ static void give_word(int word)
     mpcrt_spin_unlock(&words_lock);
 }
 
+/* Drops one hold on r (see rndv_send_t): the last one gives the claim word back and frees r. */
+static void release_send(rndv_send_t *r)
+{
+    /* acq_rel: the other holder's last use of r and of the word happens before the free. */
+    if (atomic_fetch_sub_explicit(&r->holds, 1, memory_order_acq_rel) != 1)
+        return;
+    give_word(r->word);
+    free(r->owned);
+    free(r);
+}
+
+/* The push's hold when no push will run (a FIN without CTS, or the peer lost before its CTS): dropped once,
+ * by whoever settles it first. */
+static void release_unpushed(rndv_send_t *r)
+{
+    if (!atomic_exchange_explicit(&r->push_settled, true, memory_order_acq_rel))
+        release_send(r);
+}
+
 /* ------------------------------------------------------------------ peers that disappear */
 
 static void unlink_readable(rndv_recv_t *f) /* under readable_lock */
@@ -371,6 +403,7 @@ static void peer_lost(int proc)
         *at = p->next;
         if (pushes_tail == &p->next)
             pushes_tail = at;
+        release_send(p->r); /* the push's hold; the send's goes with the tracked sends below */
         free(p);
         atomic_fetch_sub_explicit(&npushes, 1, memory_order_relaxed);
     }
@@ -396,9 +429,8 @@ static void peer_lost(int proc)
         next = r->next;
         if (r->req)
             fail_request(r->req);
-        give_word(r->word);
-        free(r->owned);
-        free(r);
+        release_unpushed(r); /* no CTS came: nobody else drops the push's hold */
+        release_send(r);
     }
     for (rndv_recv_t *f = recvs, *next; f; f = next) {
         next = f->next;
@@ -454,7 +486,8 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
         free(packed);
         return MPI_ERR_NO_MEM;
     }
-    *r = (rndv_send_t){.proc = proc, .req = send, .data = data, .owned = packed, .bytes = bytes, .word = -1};
+    *r = (rndv_send_t){
+        .proc = proc, .req = send, .data = data, .owned = packed, .bytes = bytes, .word = -1, .holds = 2};
     if (send->mode == MPCRT_SEND_BUFFERED) {
         /* The buffer must be free when the call returns: the receiver reads a copy. */
         if (!packed && bytes && !(r->owned = malloc(bytes))) {
@@ -505,9 +538,9 @@ int mpcrt_remote_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *
     return out_to(proc, &pkt, (const char *)buf + dt->true_lb, bytes, false) == 0 ? MPI_SUCCESS : -1;
 }
 
-/* The receiver has every byte (FIN, or the last fragment pushed): the send completes. A push may finish
- * outside any poll lock, after peer_lost took the tracked list (the peer is marked lost before): r is then
- * peer_lost's to fail and free, and is not touched here. */
+/* The receiver has every byte (FIN, or the last fragment pushed): the send completes, and lets go of r. A
+ * push may finish outside any poll lock, after peer_lost took the tracked list (the peer is marked lost
+ * before): the send's hold is then peer_lost's to drop, and r is not touched here. */
 static void finish_rndv_send(rndv_send_t *r, int proc)
 {
     tracked_t *t = lock_tracked(proc);
@@ -517,9 +550,7 @@ static void finish_rndv_send(rndv_send_t *r, int proc)
     mpcrt_spin_unlock(&t->lock);
     if (r->req)
         mpcrt_request_complete(r->req);
-    give_word(r->word);
-    free(r->owned);
-    free(r);
+    release_send(r);
 }
 
 /* Claims the next fragment from the front of p's claim word: false when the receiver has the rest. */
@@ -566,6 +597,16 @@ static bool continue_push(push_t *p)
     return done;
 }
 
+/* A push that sent (or saw the receiver take) its last fragment. Without a claim word the receiver has
+ * every byte in its cells and answers no FIN: the send completes now. */
+static void end_push(push_t *p)
+{
+    if (!p->word)
+        finish_rndv_send(p->r, p->proc);
+    release_send(p->r);
+    free(p);
+}
+
 static void push_fragments(const packet_t *cts)
 {
     rndv_send_t *r = (rndv_send_t *)(uintptr_t)cts->sreq;
@@ -578,10 +619,10 @@ static void push_fragments(const packet_t *cts)
     /* With a claim word the fragments are claimed from it one by one, else CTS says how many to send. */
     _Atomic uint64_t *word = r->word >= 0 ? mpcrt_rails_word(cts->src_proc, true, (uint32_t)r->word) : NULL;
     *p = (push_t){NULL, r, cts->src_proc, cts->dst_world, cts->rreq, 0, word ? 0 : cts->bytes, word};
+    /* The push's hold, taken with the record (a FIN may be handled before this CTS): ours to drop now. */
+    atomic_store_explicit(&r->push_settled, true, memory_order_relaxed);
     if (continue_push(p)) {
-        free(p);
-        if (!word) /* the receiver has every byte in its cells: the buffer is free */
-            finish_rndv_send(r, cts->src_proc);
+        end_push(p);
         return;
     }
     mpcrt_spin_lock(&push_lock);
@@ -618,9 +659,7 @@ static int continue_pushes(void)
     /* Completions outside the lock: the sender's owner may run at once. */
     for (push_t *p = done, *next; p; p = next) {
         next = p->next;
-        if (!p->word)
-            finish_rndv_send(p->r, p->proc);
-        free(p);
+        end_push(p);
     }
     return events;
 }
@@ -720,6 +759,7 @@ void mpcrt_remote_pull(const mpcrt_remote_rts_t *rts, mpcrt_request_t *recv)
     }
     if (n == 0 || (n >= read_at_once_bytes && rc == 0)) {
         reply.kind = PKT_FIN;
+        reply.offset = FIN_WITHOUT_CTS;
         out(rts->proc, &reply, NULL, 0);
         mpcrt_pt2pt_finish_recv(recv, rts->source, rts->tag, (MPI_Count)rts->bytes, (MPI_Count)n);
         return;
@@ -897,9 +937,13 @@ static void deliver_now(const void *packet, size_t bytes)
         mpcrt_match_remote_arrival(dest->match, &in);
         break;
     }
-    case PKT_FIN:
-        finish_rndv_send((rndv_send_t *)(uintptr_t)pkt.sreq, pkt.src_proc);
+    case PKT_FIN: {
+        rndv_send_t *r = (rndv_send_t *)(uintptr_t)pkt.sreq;
+        if (pkt.offset == FIN_WITHOUT_CTS)
+            release_unpushed(r); /* first: r lives on by the send's hold until finish_rndv_send */
+        finish_rndv_send(r, pkt.src_proc);
         break;
+    }
     case PKT_CTS:
         push_fragments(&pkt);
         break;
