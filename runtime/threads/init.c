@@ -103,10 +103,30 @@ int mpcrt_sched_free_vp(void)
     return -1;
 }
 
+bool mpcrt_sched_vp_is_free(int vp)
+{
+    /* Without collaborative polling an idle VP runs no progress hooks: free, but not for anyone's work. */
+    return mpcrt_sched.collab_poll && vp >= 0 && vp < mpcrt_sched.nvps &&
+           atomic_load_explicit(&mpcrt_sched.vps[vp].free, memory_order_relaxed);
+}
+
 void mpcrt_sched_wake_vp(int vp)
 {
     if (vp >= 0 && vp < mpcrt_sched.nvps)
         mpcrt_vp_notify(&mpcrt_sched.vps[vp]);
+}
+
+int mpcrt_sched_wake_sleeping_vp(void)
+{
+    mpcrt_vp_t *self = mpcrt_tls_vp;
+    for (int i = 0; i < mpcrt_sched.nvps; i++) {
+        mpcrt_vp_t *vp = &mpcrt_sched.vps[i];
+        if (vp != self && atomic_load_explicit(&vp->sleeping, memory_order_relaxed)) {
+            mpcrt_vp_notify(vp);
+            return i;
+        }
+    }
+    return -1;
 }
 
 int mpcrt_sched_vp_resource(int vp, const char *resource)

@@ -414,6 +414,19 @@ void mpcrt_priv_leave(const mpcrt_priv_view_t *saved)
     set_view(saved->task_delta, saved->ult_delta);
 }
 
+void mpcrt_priv_view_self(mpcrt_priv_view_t *view)
+{
+    view->task_delta = __mpc_priv_delta;
+    view->ult_delta = __mpc_ult_delta;
+}
+
+void mpcrt_priv_enter_view(const mpcrt_priv_view_t *view, mpcrt_priv_view_t *saved)
+{
+    saved->task_delta = __mpc_priv_delta;
+    saved->ult_delta = __mpc_ult_delta;
+    set_view(view->task_delta, view->ult_delta);
+}
+
 /* ------------------------------------------------------------------ C++ dynamic initialization */
 
 /* Set while some rank runs its C++ initializers: otherwise __cxa_atexit forwards at once. */

@@ -47,8 +47,15 @@ int mpcrt_sched_num_vps(void);
  * spins in wait_until), so work handed to it (a progress ULT, a progress hook's pass) runs at once; -1 when
  * none. A hint: the answer may be stale by the time the caller acts on it. */
 int mpcrt_sched_free_vp(void);
+/* Whether VP vp has nothing of its own to run right now and runs the progress hooks meanwhile (the test of
+ * mpcrt_sched_free_vp, with collaborative polling on); a hint too. */
+bool mpcrt_sched_vp_is_free(int vp);
 /* Wakes VP vp if it sleeps in its idle loop, so that it runs the progress hooks soon. */
 void mpcrt_sched_wake_vp(int vp);
+/* Wakes one VP other than the caller's that sleeps in its idle loop, if any, for work any VP's progress
+ * hooks may take; returns it, or -1. Reads each VP's wake-up line, which only changes when the VP falls
+ * asleep or is woken. A hint: a VP falling asleep meanwhile may miss it and sleep until its timeout. */
+int mpcrt_sched_wake_sleeping_vp(void);
 /* Index of the hardware resource of the given hwloc type name ("core", "l3cache", "numanode", "package",
  * "machine"...) that holds VP vp's core; -1 if the name is unknown, the VP unbound or the level absent. */
 int mpcrt_sched_vp_resource(int vp, const char *resource);
@@ -291,6 +298,11 @@ typedef struct {
 } mpcrt_priv_view_t;
 void mpcrt_priv_enter(const mpcrt_ult_t *owner, mpcrt_priv_view_t *saved);
 void mpcrt_priv_leave(const mpcrt_priv_view_t *saved);
+/* The same with a view taken earlier by the owner itself (mpcrt_priv_view_self): the owner's ULT may be
+ * running elsewhere meanwhile, in another's view that mpcrt_priv_enter would read (work passed between
+ * cores, like a collective schedule progressed by any VP). */
+void mpcrt_priv_view_self(mpcrt_priv_view_t *view);
+void mpcrt_priv_enter_view(const mpcrt_priv_view_t *view, mpcrt_priv_view_t *saved);
 
 /* ------------------------------------------------------------------ the thread-mode job */
 

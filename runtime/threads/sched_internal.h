@@ -104,8 +104,10 @@ struct mpcrt_vp {
     _Atomic int sleeping;
     _Atomic int stop;
     /* 1 while the VP has nothing of its own to run: its idle loop, or a ULT spinning in wait_until with an
-     * empty run queue. Written by the VP (only on change), read by others (mpcrt_sched_free_vp). */
-    _Atomic int free;
+     * empty run queue. Written by the VP (only on change), read by others (mpcrt_sched_free_vp). Its own
+     * line: a rank entering and leaving MPI_Wait flips it every call, and `sleeping`, which others read to
+     * decide whether to wake the VP, then stayed in their caches. */
+    _Alignas(MPCRT_CACHE_LINE) _Atomic int free;
 };
 
 /* Marks the calling VP free or busy (see mpcrt_vp_t.free). */
