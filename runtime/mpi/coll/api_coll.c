@@ -356,6 +356,11 @@ int coll_api_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, 
     if (how->mode == COLL_BLOCKING && !comm->remote_group)
         return coll_finish(
             fn, handle, (comm->local ? mpcrt_coll_alltoall : mpcrt_coll_procs_alltoall)(comm, &send, &recv));
+    if (how->mode == COLL_NONBLOCKING) {
+        mpcrt_request_t *req = NULL;
+        rc = mpcrt_nbc_ialltoall(comm, &send, &recv, &req);
+        return coll_issue_request(fn, handle, rc, req, how);
+    }
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_alltoall(comm, &send, &recv, &s);
     return coll_issue(fn, handle, rc, s, how);

@@ -99,6 +99,11 @@ int coll_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_C
         return coll_finish(fn, handle,
                            (comm->local ? mpcrt_coll_allreduce
                                         : mpcrt_coll_hier_allreduce)(comm, sendbuf, recvbuf, count, &red));
+    if (how->mode == COLL_NONBLOCKING) {
+        mpcrt_request_t *req = NULL;
+        rc = mpcrt_nbc_iallreduce(comm, sendbuf, recvbuf, count, &red, &req);
+        return coll_issue_request(fn, handle, rc, req, how);
+    }
     mpcrt_nbc_t *s = NULL;
     rc = mpcrt_nbc_allreduce(comm, sendbuf, recvbuf, count, &red, &s);
     return coll_issue(fn, handle, rc, s, how);

@@ -149,6 +149,10 @@ struct mpcrt_nbc;
 /* Runs or issues the schedule a builder returned (build_rc its return value) as `how` says; returns what
  * the entry point returns (errors raised on handle). */
 int coll_issue(const char *fn, MPI_Comm handle, int build_rc, struct mpcrt_nbc *s, const coll_how_t *how);
+/* Gives a started request its handle in *how->request (start_rc: what starting it returned). */
+struct mpcrt_request;
+int coll_issue_request(const char *fn, MPI_Comm handle, int start_rc, struct mpcrt_request *req,
+                       const coll_how_t *how);
 /* Block descriptions: int arrays (MPI_x), MPI_Count/MPI_Aint arrays (MPI_x_c) or none (uniform). */
 typedef struct {
     const int *icounts, *idispls;

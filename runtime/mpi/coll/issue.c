@@ -17,13 +17,21 @@ int coll_check_request(const char *fn, MPI_Comm handle, const coll_how_t *how)
 
 int coll_issue(const char *fn, MPI_Comm handle, int build_rc, mpcrt_nbc_t *s, const coll_how_t *how)
 {
-    if (build_rc != MPI_SUCCESS) return coll_raise(fn, handle, build_rc);
+    if (build_rc != MPI_SUCCESS)
+        return coll_raise(fn, handle, build_rc);
     if (how->mode == COLL_BLOCKING) {
         return coll_finish(fn, handle, mpcrt_nbc_run(s));
     }
     mpcrt_request_t *req;
     int rc = mpcrt_nbc_request(s, how->mode == COLL_PERSISTENT, &req);
-    if (rc != MPI_SUCCESS) return coll_raise(fn, handle, rc);
+    return coll_issue_request(fn, handle, rc, req, how);
+}
+
+int coll_issue_request(const char *fn, MPI_Comm handle, int start_rc, mpcrt_request_t *req,
+                       const coll_how_t *how)
+{
+    if (start_rc != MPI_SUCCESS)
+        return coll_raise(fn, handle, start_rc);
     int id;
     if (mpcrt_handle_register(&req->obj, &id) != 0) {
         /* Registering failed after a non-blocking start: the schedule still runs to completion and the

@@ -1,14 +1,16 @@
-/* The schedule engine: runs rounds as stackless work items. A schedule is advanced first by the rank that
- * starts it (its first round starts in the call), then, while it waits on messages, by whoever passes over
- * the active list: any ULT in wait_until and any idle VP (the progress hook), and the progress ULTs, which
- * sleep while nothing is ready and are woken by the completion of a schedule's messages (they own those
- * requests). Progress ULTs follow Taboada's rules (research/seed003 §6.4): a base priority above the
- * ranks', boosted to the maximum while a pass found work, back to the base and suspended when none.
+/* The schedule engine: runs rounds as stackless work items. A schedule is advanced by whoever passes over
+ * its queue: any ULT in wait_until and any idle VP (the progress hook), and the progress ULTs, which sleep
+ * while nothing is ready and are woken by the completion of a schedule's messages (they own those
+ * requests); a schedule built in its call (all but deferred starts, defer.c) also starts its first round
+ * there when no other core is free. Progress ULTs follow Taboada's rules (research/seed003 §6.4): a base
+ * priority above the ranks', boosted to the maximum while a pass found work, back to the base and suspended
+ * when none.
  *
- * Lock order: the active list's lock, then the point-to-point receivers' locks (taken by the steps). One
- * pass at a time advances the list (try-lock: others go back to their own work); starts push onto a
- * lock-free stack that the next pass drains, so they never wait for a pass; a schedule not yet pushed
- * belongs to the rank starting it. */
+ * Locks: one per queue (a queue per owner's VP), a try-lock: a pass that finds it taken goes on with
+ * its other work, so a waiting rank never spins on a lock the free core holds. The holder advances the
+ * queue's schedules and takes the point-to-point receivers' locks under it (lock order: queue, then
+ * receivers). Starts push onto the queue's lock-free stack that the next pass drains, so they never wait for
+ * a pass; a schedule not yet pushed belongs to the rank starting it. */
 #include "nbc_internal.h"
 #include "../coll/coll_internal.h"
 #include "../../threads/config.h"
@@ -18,12 +20,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Atomic int list_lock;
-static mpcrt_nbc_t *active; /* list_lock */
-/* Schedules started since the last pass, pushed without the lock: a starting rank that spun on list_lock
- * while a pass walked a long list (or while the passing thread's kernel thread was preempted) spent a
- * quarter of MPICH's coll/nonblocking3 there. The next pass moves them into `active`. */
-static mpcrt_nbc_t *_Atomic incoming;
+/* The schedules started and not finished, one queue per owner's VP (the last one for owners that are no
+ * VP's): a pass takes its own VP's queue, and another VP's only while that VP is busy (its rank computes),
+ * since a free VP runs its own. When every rank waits, each core then advances its own schedules without
+ * touching the others' lines; one list for all made two waiting ranks bounce its lock and either run
+ * both schedules on one core or spin on the other's claim (2-rank 8 KiB MPI_Iallreduce + MPI_Wait 20 %
+ * slower). */
+typedef struct {
+    _Alignas(64) _Atomic int lock; /* try-lock: a pass that finds it taken goes back to its own work */
+    /* Pushed and not yet retired: a pass skips an empty queue without taking its lock. */
+    _Atomic int count;
+    /* Schedules started since the last pass, pushed without the lock: a starting rank that spun on the lock
+     * while a pass walked a long list (or while the passing thread's kernel thread was preempted) spent a
+     * quarter of MPICH's coll/nonblocking3 there. The next pass moves them into `active`. */
+    mpcrt_nbc_t *_Atomic incoming;
+    mpcrt_nbc_t *active; /* lock */
+} queue_t;
+
+static queue_t *queues;
+static int nqueues;
+static queue_t lone_queue; /* when the table could not be made: one queue for all */
+/* Schedules pushed and not retired, over all queues: a pass leaves at once when there are none, and a
+ * progress ULT keeps running while there are some. */
 static _Atomic int nactive;
 
 /* ------------------------------------------------------------------ progress ULTs */
@@ -58,6 +76,15 @@ static void setup(void)
     progress_ults = calloc((size_t)(nvps > 0 ? nvps : 1), sizeof *progress_ults);
     if (!progress_ults)
         placement = PLACE_NONE;
+    size_t n = (size_t)(nvps > 0 ? nvps : 0) + 1;
+    queues = aligned_alloc(64, n * sizeof *queues);
+    if (queues) {
+        memset(queues, 0, n * sizeof *queues);
+        nqueues = (int)n;
+    } else {
+        queues = &lone_queue;
+        nqueues = 1;
+    }
     mpcrt_sched_add_progress_hook(hook, NULL);
 }
 
@@ -77,6 +104,17 @@ static int target_vp(const mpcrt_nbc_t *s)
 }
 
 static int pass(bool *contended);
+
+/* Where the completions of messages started by a pass wake a progress ULT. With the `free` placement, the
+ * VP running the pass: it waits, idles or is a progress ULT, so it has time, where the VP after the
+ * owner's may be computing (the free core of Taboada's setting, which progresses every rank's schedule,
+ * woke the computing rank's core for the free rank's schedules, and that rank then switched to a progress
+ * ULT in its next MPI_Wait). */
+static int pass_wake_vp(const mpcrt_nbc_t *s)
+{
+    int here = placement == PLACE_FREE ? mpcrt_self_vp() : -1;
+    return here >= 0 ? here : target_vp(s);
+}
 
 static void *progress_main(void *arg)
 {
@@ -149,7 +187,7 @@ static int push_pending(mpcrt_nbc_t *s, mpcrt_request_t *r)
     return MPI_SUCCESS;
 }
 
-static void start_message(mpcrt_nbc_t *s, const step_t *st)
+static void start_message(mpcrt_nbc_t *s, const step_t *st, int wake_vp)
 {
     bool sending = st->kind == STEP_SEND;
     mpcrt_request_t *r = mpcrt_request_new(sending ? MPCRT_REQ_SEND : MPCRT_REQ_RECV);
@@ -160,7 +198,7 @@ static void start_message(mpcrt_nbc_t *s, const step_t *st)
         return;
     }
     /* Completion wakes the progress ULT that will start the next round (not the rank, which may be busy). */
-    r->owner = placement == PLACE_NONE ? NULL : progress_ult(target_vp(s), false);
+    r->owner = progress_ult(wake_vp, false);
     r->buf = sending ? (void *)st->src : st->dst;
     r->count = sending ? st->scount : st->dcount;
     r->datatype = sending ? st->sdt : st->ddt;
@@ -189,15 +227,18 @@ static void run_local(mpcrt_nbc_t *s, const step_t *st)
         fail(s, coll_copy(&src, &dst));
         return;
     }
-    /* A user operation runs in the owner's view of its privatized globals, whoever runs the step. */
+    /* A user operation runs in the owner's view of its privatized globals, whoever runs the step: the view
+     * the owner had when it called, not its ULT's current one, which is another rank's while the owner runs
+     * that rank's step on another core. */
     mpcrt_priv_view_t saved;
-    mpcrt_priv_enter(s->owner, &saved);
+    mpcrt_priv_enter_view(&s->view, &saved);
     fail(s, mpcrt_op_reduce_local(s->red.op, st->src, st->dst, st->scount, s->red.type, s->red.dt));
     mpcrt_priv_leave(&saved);
 }
 
-/* Advances s as far as it goes; returns the rounds started or finished, and sets *finished. */
-static int advance(mpcrt_nbc_t *s, bool *finished)
+/* Advances s as far as it goes; returns the rounds started or finished, and sets *finished. The completion
+ * of the messages it starts wakes the progress ULT of wake_vp (none if negative). */
+static int advance(mpcrt_nbc_t *s, bool *finished, int wake_vp)
 {
     int events = 0;
     *finished = false;
@@ -220,7 +261,7 @@ static int advance(mpcrt_nbc_t *s, bool *finished)
             if (st->kind == STEP_ROUND)
                 break;
             if (st->kind == STEP_SEND || st->kind == STEP_RECV)
-                start_message(s, st);
+                start_message(s, st, wake_vp);
             else
                 run_local(s, st);
         }
@@ -241,44 +282,92 @@ static void complete(mpcrt_nbc_t *s)
     }
 }
 
-static int pass(bool *contended)
+/* Completes s, and frees it if nobody else will: a non-blocking start's schedule is freed here, where it
+ * finished (often the free core), so the waiting rank only reads the completion. */
+static void retire(mpcrt_nbc_t *s)
 {
-    *contended = false;
-    if (atomic_load_explicit(&nactive, memory_order_acquire) == 0)
+    bool free_here = s->freed_on_completion; /* read first: after complete(), a waiter may free s's request */
+    complete(s);
+    if (free_here)
+        mpcrt_nbc_free(s);
+}
+
+static queue_t *queue_of(const mpcrt_nbc_t *s)
+{
+    if (nqueues == 1)
+        return &queues[0];
+    return s->owner_vp >= 0 && s->owner_vp < nqueues - 1 ? &queues[s->owner_vp] : &queues[nqueues - 1];
+}
+
+/* Advances every schedule of q if its lock is free; returns the events. */
+static int pass_queue(queue_t *q, bool *contended)
+{
+    if (atomic_load_explicit(&q->count, memory_order_relaxed) == 0)
         return 0;
-    /* acquire (in the lock): the steps and buffers of schedules pushed by other threads are visible. */
-    if (__atomic_exchange_n((int *)&list_lock, 1, __ATOMIC_ACQUIRE)) {
+    /* acquire (in the lock): the state the previous holder left in q's schedules is visible. */
+    if (__atomic_exchange_n((int *)&q->lock, 1, __ATOMIC_ACQUIRE)) {
         *contended = true;
         return 0;
     }
-    /* acquire: the fields of schedules pushed by start() are visible. */
-    mpcrt_nbc_t *fresh = atomic_exchange_explicit(&incoming, NULL, memory_order_acquire);
-    while (fresh) {
-        mpcrt_nbc_t *next = fresh->next;
-        fresh->next = active;
-        active = fresh;
-        fresh = next;
+    if (atomic_load_explicit(&q->incoming, memory_order_relaxed)) {
+        /* acquire: the fields of schedules pushed by start() are visible. */
+        mpcrt_nbc_t *fresh = atomic_exchange_explicit(&q->incoming, NULL, memory_order_acquire);
+        MPCRT_LIFO_REVERSE(fresh, next); /* started first, advanced first */
+        mpcrt_nbc_t **tail = &q->active;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = fresh;
     }
-    int events = 0;
-    mpcrt_nbc_t **link = &active, *done = NULL;
+    int events = 0, finished_count = 0;
+    mpcrt_nbc_t **link = &q->active, *done = NULL, **done_tail = &done;
     while (*link) {
         mpcrt_nbc_t *s = *link;
+        if (s->deferred != NBC_BUILT) { /* a deferred start: its call only recorded the arguments */
+            nbc_build_deferred(s);
+            s->error = s->build_error;
+            if (s->error != MPI_SUCCESS)
+                s->pos = s->nsteps; /* a part-built schedule runs nothing: finished, with the error */
+            events++;
+        }
         bool finished;
-        events += advance(s, &finished);
+        events += advance(s, &finished, pass_wake_vp(s));
         if (finished) {
             *link = s->next;
-            s->next = done;
-            done = s;
-            atomic_fetch_sub_explicit(&nactive, 1, memory_order_relaxed);
+            s->next = NULL;
+            *done_tail = s;
+            done_tail = &s->next;
+            finished_count++;
         } else {
             link = &s->next;
         }
     }
-    mpcrt_spin_unlock(&list_lock);
+    mpcrt_spin_unlock(&q->lock);
+    if (finished_count) {
+        atomic_fetch_sub_explicit(&q->count, finished_count, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&nactive, finished_count, memory_order_relaxed);
+    }
     while (done) { /* outside the lock: completing wakes ULTs */
         mpcrt_nbc_t *next = done->next;
-        complete(done);
+        retire(done);
         done = next;
+    }
+    return events;
+}
+
+/* One pass: this VP's queue first, then those of the VPs that are busy (a free VP runs its own), all of
+ * them for a thread that is no VP's. */
+static int pass(bool *contended)
+{
+    *contended = false;
+    if (atomic_load_explicit(&nactive, memory_order_acquire) == 0 || !queues)
+        return 0;
+    int here = mpcrt_self_vp();
+    int own = nqueues == 1 ? 0 : here >= 0 && here < nqueues - 1 ? here : nqueues - 1;
+    int events = pass_queue(&queues[own], contended);
+    for (int k = 0; k < nqueues; k++) {
+        if (k == own || (here >= 0 && k < nqueues - 1 && mpcrt_sched_vp_is_free(k)))
+            continue;
+        events += pass_queue(&queues[k], contended);
     }
     return events;
 }
@@ -294,34 +383,55 @@ int mpcrt_nbc_progress(void)
 static void start(mpcrt_nbc_t *s)
 {
     mpcrt_once(&setup_once, setup);
+    /* Taboada's free core (research/seed003): when another VP has nothing of its own to run, the whole
+     * schedule goes to it, first round included (its copies and reductions too), and the caller returns at
+     * once: a rank that computes after the call then hides all of it, where running the first round here
+     * left about half of a 1 MiB MPI_Iallreduce in the call (33-47 % overlap). A deferred start is even
+     * built there (defer.c). With every core busy, or a blocking run whose caller waits right away, the
+     * schedule is built and its first round started in the call, so its messages leave before the caller
+     * computes. */
+    /* A deferred start on a communicator of this process stays deferred even when no core is free now: its
+     * steps are all copies some core must make, so running them here gains nothing, and the peers' waits
+     * (or ours) build and run it; a core that frees up (a rank entering MPI_Wait) takes it at once, where
+     * the first round in the call kept the free rank busy in its own call when the computing rank's next
+     * call came (then that call found no free core, and ran its first round itself). Across processes the
+     * first round leaves in the call, so the messages travel while the caller computes. */
+    bool local_deferred = s->deferred != NBC_BUILT && s->comm->local;
+    int helper = !local_deferred && s->req && s->build_error == MPI_SUCCESS ? mpcrt_sched_free_vp() : -1;
+    bool deferred = local_deferred || (s->deferred != NBC_BUILT && helper >= 0);
+    if (!deferred)
+        nbc_build_deferred(s);
     s->pos = 0;
     s->npending = 0;
     s->error = s->build_error;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     if (s->req)
         mpcrt_object_retain(&s->req->obj); /* the engine's hold until completion */
-    /* Taboada's free core (research/seed003): when another VP has nothing of its own to run, the whole
-     * schedule goes to it, first round included (its copies and reductions too), and the caller returns at
-     * once: a rank that computes after the call then hides all of it, where running the first round here
-     * left about half of a 1 MiB MPI_Iallreduce in the call (33-47 % overlap). With every core busy, or a
-     * blocking run whose caller waits right away, the first round starts in the call. */
-    int helper = s->req && s->error == MPI_SUCCESS ? mpcrt_sched_free_vp() : -1;
     bool finished = s->error != MPI_SUCCESS;
-    if (!finished && helper < 0)
-        advance(s, &finished);
+    if (!finished && helper < 0 && !deferred)
+        advance(s, &finished, target_vp(s));
     if (finished) {
-        complete(s);
+        retire(s);
         return;
     }
+    /* Once pushed, s may finish and be freed on another VP at any time: nothing below reads it. */
+    int poke_vp = !deferred && placement != PLACE_NONE ? target_vp(s) : -1;
     /* Counted before it is visible, so that a progress ULT about to leave sees it (progress_main). */
+    queue_t *q = queue_of(s);
     atomic_fetch_add_explicit(&nactive, 1, memory_order_seq_cst);
-    MPCRT_LIFO_PUSH(&incoming, s, next, memory_order_release);
+    atomic_fetch_add_explicit(&q->count, 1, memory_order_relaxed);
+    MPCRT_LIFO_PUSH(&q->incoming, s, next, memory_order_release);
     /* The helper runs the progress hook where it is (its idle loop, or its ULT's wait): waking its VP in case
      * it sleeps is enough, and the progress ULTs stay where the placement puts them. */
     if (helper >= 0)
         mpcrt_sched_wake_vp(helper);
-    if (placement != PLACE_NONE)
-        progress_ult(target_vp(s), true);
+    else if (local_deferred)
+        mpcrt_sched_wake_sleeping_vp(); /* a free core that spins or idles without sleeping passes anyway */
+    /* A deferred start pokes no progress ULT: the free core's waiter or idle loop passes anyway, and
+     * without one, whoever waits next does (a poke of the ULT of a computing rank's core only made that
+     * rank switch to it in its next wait). */
+    if (poke_vp >= 0)
+        progress_ult(poke_vp, true);
 }
 
 static bool finished_pred(void *arg)
@@ -357,11 +467,9 @@ int mpcrt_nbc_start_child(mpcrt_nbc_t *s, mpcrt_request_t *parent)
         mpcrt_nbc_free(s);
         return MPI_ERR_NO_MEM;
     }
-    req->coll = s;
-    req->coll_release = release_sched;
-    req->coll_start = restart;
     req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
     s->req = req;
+    s->freed_on_completion = true;    /* the request does not own it (retire) */
     mpcrt_request_adopt(parent, req); /* before it starts: its completion completes the parent */
     req->active = true;
     start(s);
@@ -375,17 +483,19 @@ int mpcrt_nbc_request(mpcrt_nbc_t *s, bool persistent, mpcrt_request_t **out)
         mpcrt_nbc_free(s);
         return MPI_ERR_NO_MEM;
     }
-    req->coll = s;
-    req->coll_release = release_sched;
-    req->coll_start = restart;
     req->persistent = persistent;
     req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
     s->req = req;
     *out = req;
     if (persistent) {
+        /* Kept for every MPI_Start, freed with the request. */
+        req->coll = s;
+        req->coll_release = release_sched;
+        req->coll_start = restart;
         atomic_store(&req->complete, 1); /* inactive until MPI_Start */
         return MPI_SUCCESS;
     }
+    s->freed_on_completion = true; /* the request does not own it (retire) */
     req->active = true;
     start(s);
     return MPI_SUCCESS;

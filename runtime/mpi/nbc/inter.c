@@ -95,7 +95,7 @@ int mpcrt_nbc_inter_reduce(mpcrt_nbc_t *s, const void *sendbuf, void *recvbuf, M
                            const MPI_Count *counts)
 {
     mpcrt_datatype_t *dt = s->red.dt;
-    int me = mpcrt_comm_rank(s->comm), R = remote_size(s), L = local_size(s);
+    int me = s->me, R = remote_size(s), L = local_size(s);
     /* Inputs go to the remote group's folder: its rank 0 (or the root, for MPI_Reduce). */
     if (root == MPCRT_NBC_EVERY)
         mpcrt_nbc_send(s, sendbuf, count, dt, mpcrt_nbc_remote(s, 0), 1);

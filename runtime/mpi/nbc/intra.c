@@ -46,7 +46,7 @@ int mpcrt_nbc_barrier(mpcrt_comm_t *comm, mpcrt_nbc_t **out)
         mpcrt_nbc_inter_barrier(s);
         return finish(s, out);
     }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     for (int k = 1; k < n; k <<= 1) { /* dissemination: log2(n) rounds for any n */
         mpcrt_nbc_send(s, NULL, 0, bytes_type(), (me + k) % n, 0);
         mpcrt_nbc_recv(s, NULL, 0, bytes_type(), (me - k + n) % n, 0);
@@ -80,7 +80,7 @@ int mpcrt_nbc_bcast(mpcrt_comm_t *comm, void *buf, MPI_Count count, mpcrt_dataty
     if (comm->remote_group)
         mpcrt_nbc_inter_bcast(s, buf, count, dt, root);
     else {
-        int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+        int n = mpcrt_comm_size(comm), me = s->me;
         nbc_choice_t c = {.ranks = n, .bytes = count * dt->size};
         if (nbc_select(NBC_BCAST, &c) == NBC_BCAST_KNOMIAL)
             nbc_knomial_bcast(s, n, me, buf, count, dt, root);
@@ -100,7 +100,7 @@ int mpcrt_nbc_gather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcoun
         mpcrt_nbc_inter_gather(s, sendbuf, sendcount, sendtype, recv, root);
         return finish(s, out);
     }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     if (me != root) {
         mpcrt_nbc_send(s, sendbuf, sendcount, sendtype, root, 0);
         return finish(s, out);
@@ -123,7 +123,7 @@ int mpcrt_nbc_scatter(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, void 
         mpcrt_nbc_inter_scatter(s, send, recvbuf, recvcount, recvtype, root);
         return finish(s, out);
     }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     if (me != root) {
         mpcrt_nbc_recv(s, recvbuf, recvcount, recvtype, root, 0);
         return finish(s, out);
@@ -149,7 +149,7 @@ int mpcrt_nbc_allgather(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendc
         mpcrt_nbc_inter_allgather(s, sendbuf, sendcount, sendtype, recv);
         return finish(s, out);
     }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     nbc_choice_t c = {.ranks = n};
     for (int i = 0; i < n; i++) {
         coll_view_t b = coll_block(recv, i);
@@ -184,16 +184,21 @@ int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, cons
                        mpcrt_nbc_t **out)
 {
     NEW_SCHEDULE(s, comm);
-    if (comm->remote_group) {
+    if (comm->remote_group)
         mpcrt_nbc_inter_alltoall(s, send, recv);
-        return finish(s, out);
-    }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    else
+        nbc_alltoall_steps(s, send, recv);
+    return finish(s, out);
+}
+
+void nbc_alltoall_steps(mpcrt_nbc_t *s, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv)
+{
+    int n = mpcrt_comm_size(s->comm), me = s->me;
     coll_view_t first = coll_block(recv, 0);
     nbc_choice_t c = {.ranks = n, .bytes = coll_view_bytes(&first), .uniform = uniform(send) && uniform(recv)};
     if (nbc_select(NBC_ALLTOALL, &c) == NBC_ALLTOALL_BRUCK) {
         nbc_bruck_alltoall(s, n, me, send, recv);
-        return finish(s, out);
+        return;
     }
     if (send->buf == MPI_IN_PLACE) {
         /* The receive buffer is also the input: pack every block into scratch first, send from there. */
@@ -203,12 +208,14 @@ int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, cons
             total += coll_view_bytes(&b);
         }
         char *packed = mpcrt_nbc_scratch(s, total, bytes_type());
-        if (!packed) return finish(s, out);
+        if (!packed)
+            return;
         MPI_Count off = 0;
         for (int i = 0; i < n; i++) {
             coll_view_t b = coll_block(recv, i);
             MPI_Count bytes = coll_view_bytes(&b);
-            if (i != me) mpcrt_nbc_copy(s, b.buf, b.count, b.dt, packed + off, bytes, bytes_type());
+            if (i != me)
+                mpcrt_nbc_copy(s, b.buf, b.count, b.dt, packed + off, bytes, bytes_type());
             off += bytes;
         }
         mpcrt_nbc_round(s);
@@ -223,7 +230,7 @@ int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, cons
             mpcrt_nbc_send(s, packed + to_off, coll_view_bytes(&tb), bytes_type(), to, 0);
             recv_view(s, coll_block(recv, from), from);
         }
-        return finish(s, out);
+        return;
     }
     coll_view_t own = coll_block(send, me), into = coll_block(recv, me);
     if (own.dt && into.dt) mpcrt_nbc_copy(s, own.buf, own.count, own.dt, into.buf, into.count, into.dt);
@@ -232,7 +239,6 @@ int mpcrt_nbc_alltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, cons
         send_view(s, coll_block(send, to), to);
         recv_view(s, coll_block(recv, from), from);
     }
-    return finish(s, out);
 }
 
 /* ------------------------------------------------------------------ reductions */
@@ -275,7 +281,7 @@ int mpcrt_nbc_reduce_to(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, 
         mpcrt_nbc_inter_reduce(s, sendbuf, recvbuf, count, root, NULL);
         return finish(s, out);
     }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     void *acc = tree_reduce(s, n, me, in, count, red);
     if (me == 0 && acc) {
@@ -293,16 +299,22 @@ int mpcrt_nbc_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, 
 {
     NEW_SCHEDULE(s, comm);
     mpcrt_nbc_set_reduction(s, red);
-    if (comm->remote_group) {
+    if (comm->remote_group)
         mpcrt_nbc_inter_reduce(s, sendbuf, recvbuf, count, MPCRT_NBC_EVERY, NULL);
-        return finish(s, out);
-    }
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    else
+        nbc_allreduce_steps(s, sendbuf, recvbuf, count);
+    return finish(s, out);
+}
+
+void nbc_allreduce_steps(mpcrt_nbc_t *s, const void *sendbuf, void *recvbuf, MPI_Count count)
+{
+    const mpcrt_coll_reduction_t *red = &s->red;
+    int n = mpcrt_comm_size(s->comm), me = s->me;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     nbc_choice_t c = {.ranks = n, .bytes = count * red->dt->size, .commutative = red->op->commutative};
     if (nbc_select(NBC_ALLREDUCE, &c) == NBC_ALLREDUCE_RECURSIVE_DOUBLING) {
         nbc_recdoub_allreduce(s, n, me, in, recvbuf, count, red->dt);
-        return finish(s, out);
+        return;
     }
     void *acc = tree_reduce(s, n, me, in, count, red);
     if (me == 0 && acc) {
@@ -310,7 +322,6 @@ int mpcrt_nbc_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, 
         mpcrt_nbc_round(s);
     }
     binomial_bcast(s, n, me, recvbuf, count, red->dt, 0);
-    return finish(s, out);
 }
 
 int mpcrt_nbc_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -319,7 +330,7 @@ int mpcrt_nbc_reduce_scatter(mpcrt_comm_t *comm, const void *sendbuf, void *recv
 {
     NEW_SCHEDULE(s, comm);
     mpcrt_nbc_set_reduction(s, red);
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     MPI_Count *counts = mpcrt_nbc_scratch(s, (MPI_Count)sizeof(MPI_Count) * (n + 1), bytes_type());
     if (!counts) return finish(s, out);
     MPI_Count total = 0;
@@ -357,7 +368,7 @@ int mpcrt_nbc_scan(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_C
 {
     NEW_SCHEDULE(s, comm);
     mpcrt_nbc_set_reduction(s, red);
-    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    int n = mpcrt_comm_size(comm), me = s->me;
     mpcrt_datatype_t *dt = red->dt;
     bool in_place = sendbuf == MPI_IN_PLACE;
     const void *in = in_place ? recvbuf : sendbuf;

@@ -101,8 +101,19 @@ int mpcrt_nbc_inter_reduce(mpcrt_nbc_t *s, const void *sendbuf, void *recvbuf, M
  * error class of the first failed step, or MPI_SUCCESS. */
 int mpcrt_nbc_run(mpcrt_nbc_t *s);
 /* A request for s: started now (non-blocking), or inactive until MPI_Start (persistent, the schedule is
- * reused by every start). The request owns s. Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then freed). */
+ * reused by every start). A persistent request owns s; a started one does not (s is freed by whoever
+ * completes it, so s may be gone when this returns). Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then
+ * freed). */
 int mpcrt_nbc_request(mpcrt_nbc_t *s, bool persistent, mpcrt_request_t **out);
+
+/* MPI_Iallreduce and MPI_Ialltoall (arguments checked): a started request in *out. The call only records
+ * its arguments and whoever progresses the schedule first builds it (defer.c), unless the communicator spans
+ * processes and no core is free; v/w blocks and intercommunicators are built in the call. MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. */
+int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         const mpcrt_coll_reduction_t *red, mpcrt_request_t **out);
+int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
+                        mpcrt_request_t **out);
 
 /* Starts s non-blocking as the child of a composite or generalized request, which completes when s does
  * (its reference is the parent's). Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then freed). */

@@ -11,6 +11,9 @@ enum { NBC_SPARE_SCRATCH = 4 };
 
 typedef enum { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_ROUND } step_kind_t;
 
+/* The collective a schedule will be built for by whoever first progresses it (deferred starts, defer.c). */
+typedef enum { NBC_BUILT, NBC_DEFERRED_ALLREDUCE, NBC_DEFERRED_ALLTOALL } nbc_deferred_t;
+
 typedef struct {
     step_kind_t kind;
     int peer, tag;
@@ -21,30 +24,56 @@ typedef struct {
 } step_t;
 
 struct mpcrt_nbc {
+    /* Set by the call (mpcrt_nbc_new, defer.c, start), reset by take(): kept in the first lines, since a
+     * schedule the free core finished comes back to the caller's pool with every line it wrote in that
+     * core's cache, and the call touches only these. */
     mpcrt_comm_t *comm;          /* the user's communicator (retained) */
     mpcrt_comm_t *net;           /* where messages go: comm, or an intercommunicator's bridge (retained) */
     int local_base, remote_base; /* intercommunicators: bridge ranks of local and remote rank 0 */
+    int me;                      /* the owner's rank in comm (its local group's, on an intercommunicator) */
     int as_rank;                 /* the owner's rank in net */
     mpcrt_match_t *as_match;     /* the owner's receive queues */
-    mpcrt_ult_t *owner;          /* the rank's ULT: user operations run in its privatized view */
+    mpcrt_priv_view_t view;      /* the caller's privatized globals: user operations run in this view */
     int owner_vp;
     int tag_base;
+    mpcrt_coll_reduction_t red;
+    bool has_red;
+    /* Non-blocking starts: freed by whoever completes the schedule, not by its request (which then holds
+     * nothing of it), so the waiting rank only sees the completion. */
+    bool freed_on_completion;
+    /* A deferred start: the call's arguments (buffers, counts; the datatypes and the operation retained),
+     * made into steps by nbc_build_deferred. */
+    nbc_deferred_t deferred;
+    union {
+        struct {
+            const void *sendbuf;
+            void *recvbuf;
+            MPI_Count count;
+        } allreduce; /* the reduction is s->red */
+        struct {
+            const void *sendbuf; /* or MPI_IN_PLACE */
+            void *recvbuf;
+            MPI_Count sendcount, recvcount;
+            mpcrt_datatype_t *sendtype, *recvtype; /* uniform blocks: no caller's arrays */
+        } alltoall;
+    } args;
+    int build_error;
+    /* Running state, owned by the starter until the schedule is pushed, then by whoever holds the lock of
+     * its owner VP's queue (engine.c). */
+    int pos;
+    int npending;
+    int error;
+    _Atomic int done;
+    mpcrt_request_t *req; /* the user's request; NULL for a blocking run */
+    struct mpcrt_nbc *next; /* in the engine's queues, or in a VP's pool (sched.c) */
+    /* Made by the build and kept with the object in a pool (their counts reset when it is given back). */
+    int pool_vp; /* the VP whose pool the object goes back to (sched.c); -1: malloc's */
     step_t *steps;
     int nsteps, cap;
     void **scratch;
     int nscratch, scratch_cap;
-    mpcrt_coll_reduction_t red;
-    bool has_red;
-    int build_error;
-    /* Running state (owned by whoever holds `busy`). */
-    _Atomic int busy;
-    int pos;
     mpcrt_request_t **pending;
-    int npending, pending_cap;
-    int error;
-    mpcrt_request_t *req; /* the user's request; NULL for a blocking run */
-    _Atomic int done;
-    struct mpcrt_nbc *next; /* in the engine's active list, or in a VP's pool (sched.c) */
+    int pending_cap;
     /* Small scratch buffers of an earlier schedule, kept while the object sits in a VP's pool. */
     void *spare[NBC_SPARE_SCRATCH];
     int nspare;
@@ -57,6 +86,17 @@ void mpcrt_nbc_scratch_release(void *buf);
  * threshold): sched.c keeps such buffers with a pooled schedule. */
 size_t mpcrt_nbc_scratch_size(const void *buf);
 bool mpcrt_nbc_scratch_small(const void *buf);
+
+/* Builders for a schedule made by mpcrt_nbc_new (intra.c): they name the owner by s->me, so anyone may run
+ * them (a deferred start is built by its progressor). Intracommunicators only. */
+void nbc_allreduce_steps(mpcrt_nbc_t *s, const void *sendbuf, void *recvbuf, MPI_Count count);
+void nbc_alltoall_steps(mpcrt_nbc_t *s, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv);
+
+/* Deferred starts (defer.c): makes the steps of a schedule whose call only recorded its arguments (no-op
+ * for a built one); a failure is left in build_error. */
+void nbc_build_deferred(mpcrt_nbc_t *s);
+/* Releases what a deferred start holds for its build (a schedule freed unbuilt, or just built). */
+void nbc_drop_deferred(mpcrt_nbc_t *s);
 
 /* ------------------------------------------------------------------ algorithm table (select.c) */
 

@@ -2,19 +2,26 @@
  * member's collective calls on a communicator (the tag of the call's messages). */
 #include "nbc_internal.h"
 #include "../core/vpcache.h"
+#include "../../threads/lifo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Per-VP pools of freed schedules, their step, scratch-list and pending arrays and a few small scratch
  * buffers kept: an 8 KiB MPI_Iallreduce that built its schedule from calloc/realloc/malloc spent most of its
  * ~2 us call there, and since the progress side frees on the other core, in glibc's arena lock and
- * malloc_consolidate. Only code running on a VP touches its pool (nothing here yields); kernel threads that
- * are no VP's, and sanitizer builds (so that ASan still sees every use after free), use malloc directly. */
+ * malloc_consolidate. Only code running on a VP touches its pool's list (nothing here yields); kernel
+ * threads that are no VP's, and sanitizer builds (so that ASan still sees every use after free), use malloc
+ * directly. A schedule finished on another VP (a non-blocking start is freed by whoever completes it, most
+ * often the free core) goes back to the pool it came from through that pool's lock-free return stack, which
+ * the owner empties in one exchange when its list runs dry: a rank whose collectives the free core runs
+ * would otherwise calloc every schedule while the other pool overflowed. */
 enum { POOL_MAX = 16 };
 
 typedef struct {
     _Alignas(64) mpcrt_nbc_t *head;
     int count;
+    _Alignas(64) mpcrt_nbc_t *_Atomic returned; /* pushed by other VPs (its own line) */
 } pool_t;
 
 typedef struct {
@@ -34,45 +41,15 @@ static pool_t *my_pool(void)
 #endif
 }
 
-static mpcrt_nbc_t *take(void)
+/* VP vp's pool, made by an earlier my_pool() of that VP (the object came from it). */
+static pool_t *pool_of(int vp)
 {
-    pool_t *pool = my_pool();
-    mpcrt_nbc_t *s = pool ? pool->head : NULL;
-    if (!s)
-        return calloc(1, sizeof(mpcrt_nbc_t));
-    pool->head = s->next;
-    pool->count--;
-    /* Everything but the kept arrays and spare buffers starts as calloc left it. */
-    mpcrt_nbc_t kept = *s;
-    *s = (mpcrt_nbc_t){.steps = kept.steps,
-                       .cap = kept.cap,
-                       .scratch = kept.scratch,
-                       .scratch_cap = kept.scratch_cap,
-                       .pending = kept.pending,
-                       .pending_cap = kept.pending_cap,
-                       .nspare = kept.nspare};
-    for (int i = 0; i < kept.nspare; i++)
-        s->spare[i] = kept.spare[i];
-    return s;
+    pool_set_t *set = atomic_load_explicit(&pools, memory_order_acquire);
+    return set && vp >= 0 && vp < set->n ? &set->vp[vp] : NULL;
 }
 
-/* Frees s's arrays and buffers, or keeps them with s in this VP's pool. */
-static void give(mpcrt_nbc_t *s)
+static void destroy(mpcrt_nbc_t *s)
 {
-    pool_t *pool = my_pool();
-    if (pool && pool->count < POOL_MAX) {
-        for (int i = 0; i < s->nscratch; i++) {
-            if (s->nspare < NBC_SPARE_SCRATCH && mpcrt_nbc_scratch_small(s->scratch[i]))
-                s->spare[s->nspare++] = s->scratch[i];
-            else
-                mpcrt_nbc_scratch_release(s->scratch[i]);
-        }
-        s->nscratch = 0;
-        s->next = pool->head;
-        pool->head = s;
-        pool->count++;
-        return;
-    }
     for (int i = 0; i < s->nscratch; i++)
         mpcrt_nbc_scratch_release(s->scratch[i]);
     for (int i = 0; i < s->nspare; i++)
@@ -81,6 +58,73 @@ static void give(mpcrt_nbc_t *s)
     free(s->scratch);
     free(s->pending);
     free(s);
+}
+
+/* Moves the schedules other VPs gave back into the list (beyond the bound, they go). */
+static void take_back(pool_t *pool)
+{
+    if (!atomic_load_explicit(&pool->returned, memory_order_relaxed))
+        return;
+    /* acquire: pairs with the release push of give(); the giver's last writes to the object are visible. */
+    mpcrt_nbc_t *back = atomic_exchange_explicit(&pool->returned, NULL, memory_order_acquire);
+    while (back) {
+        mpcrt_nbc_t *next = back->next;
+        if (pool->count < POOL_MAX) {
+            back->next = pool->head;
+            pool->head = back;
+            pool->count++;
+        } else {
+            destroy(back);
+        }
+        back = next;
+    }
+}
+
+static mpcrt_nbc_t *take(void)
+{
+    pool_t *pool = my_pool();
+    if (pool && !pool->head)
+        take_back(pool);
+    mpcrt_nbc_t *s = pool ? pool->head : NULL;
+    if (!s) {
+        s = calloc(1, sizeof(mpcrt_nbc_t));
+        if (s)
+            s->pool_vp = pool ? mpcrt_self_vp() : -1;
+        return s;
+    }
+    pool->head = s->next;
+    pool->count--;
+    /* Only the call's part: give() left the rest as a fresh object's (counts zero, arrays kept). */
+    memset(s, 0, offsetof(mpcrt_nbc_t, pool_vp));
+    return s;
+}
+
+/* Frees s's arrays and buffers, or keeps them with s in its pool. */
+static void give(mpcrt_nbc_t *s)
+{
+    pool_t *pool = my_pool();
+    int here = mpcrt_self_vp();
+    pool_t *home = pool ? (s->pool_vp == here ? pool : pool_of(s->pool_vp)) : NULL;
+    if (!home || (home == pool && pool->count >= POOL_MAX)) {
+        destroy(s);
+        return;
+    }
+    for (int i = 0; i < s->nscratch; i++) {
+        if (s->nspare < NBC_SPARE_SCRATCH && mpcrt_nbc_scratch_small(s->scratch[i]))
+            s->spare[s->nspare++] = s->scratch[i];
+        else
+            mpcrt_nbc_scratch_release(s->scratch[i]);
+    }
+    s->nscratch = 0;
+    s->nsteps = 0;
+    if (home != pool) {
+        /* release: the owner that takes it back (acquire exchange) sees every write made here. */
+        MPCRT_LIFO_PUSH(&home->returned, s, next, memory_order_release);
+        return;
+    }
+    s->next = pool->head;
+    pool->head = s;
+    pool->count++;
 }
 
 mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
@@ -98,9 +142,10 @@ mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
         s->local_base = first_side ? 0 : comm->remote_group->size;
         s->remote_base = first_side ? comm->group->size : 0;
     }
+    s->me = me;
     s->as_rank = mpcrt_comm_rank(s->net);
     s->as_match = mpcrt_mpi_self()->match;
-    s->owner = mpcrt_ult_self();
+    mpcrt_priv_view_self(&s->view);
     s->owner_vp = mpcrt_self_vp();
     /* Tags: the call number above 8 bits of sub-message number, kept non-negative. Only members' own
      * counters are touched (each by its rank), so no lock. */
@@ -111,13 +156,19 @@ mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
 
 void mpcrt_nbc_free(mpcrt_nbc_t *s)
 {
-    if (!s) return;
+    if (!s)
+        return;
+    nbc_drop_deferred(s);
     for (int i = 0; i < s->nsteps; i++) {
-        if (s->steps[i].sdt) mpcrt_datatype_release(s->steps[i].sdt);
-        if (s->steps[i].ddt) mpcrt_datatype_release(s->steps[i].ddt);
+        if (s->steps[i].sdt)
+            mpcrt_datatype_release(s->steps[i].sdt);
+        if (s->steps[i].ddt)
+            mpcrt_datatype_release(s->steps[i].ddt);
     }
-    if (s->has_red) mpcrt_object_release((mpcrt_object_t *)&s->red.op->obj);
-    if (s->has_red && s->red.dt) mpcrt_datatype_release(s->red.dt);
+    if (s->has_red)
+        mpcrt_object_release((mpcrt_object_t *)&s->red.op->obj);
+    if (s->has_red && s->red.dt)
+        mpcrt_datatype_release(s->red.dt);
     mpcrt_object_release(&s->net->obj);
     mpcrt_object_release(&s->comm->obj);
     give(s);

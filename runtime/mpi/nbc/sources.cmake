@@ -3,6 +3,7 @@ list(APPEND MPI_SOURCES
   mpi/nbc/sched.c
   mpi/nbc/scratch.c
   mpi/nbc/engine.c
+  mpi/nbc/defer.c
   mpi/nbc/select.c
   mpi/nbc/intra.c
   mpi/nbc/intra_alg.c
