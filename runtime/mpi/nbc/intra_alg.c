@@ -31,7 +31,8 @@ void nbc_knomial_bcast(mpcrt_nbc_t *s, int n, int me, void *buf, MPI_Count count
     }
     for (mask /= k; mask > 0; mask /= k)
         for (int j = 1; j < k; j++)
-            if (vr + j * mask < n) mpcrt_nbc_send(s, buf, count, dt, (int)((vr + j * mask + root) % n), 0);
+            if (vr + j * mask < n)
+                mpcrt_nbc_send(s, buf, count, dt, (int)((vr + j * mask + root) % n), 0);
 }
 
 /* Recursive doubling over the largest power of two p <= n. The first 2 (n - p) ranks pair up first (even
@@ -43,57 +44,19 @@ void nbc_knomial_bcast(mpcrt_nbc_t *s, int n, int me, void *buf, MPI_Count count
  * copy in and a copy out, two of the four passes over the data of an 8 KiB MPI_Iallreduce on 2 ranks. The
  * value each member holds is then `theirs op mine` in either order: the same bits for a commutative
  * operation. */
-static void recdoub_in_place(mpcrt_nbc_t *s, int n, int me, const void *in, void *recvbuf, MPI_Count count,
-                             mpcrt_datatype_t *dt)
-{
-    void *tmp = mpcrt_nbc_scratch(s, count, dt);
-    if (!tmp)
-        return;
-    if (in != recvbuf) /* local steps run in order when their round starts: before the first send */
-        mpcrt_nbc_copy(s, in, count, dt, recvbuf, count, dt);
-    int p = 1;
-    while (p * 2 <= n)
-        p *= 2;
-    int rem = n - p, newrank;
-    if (me < 2 * rem) {
-        if (me % 2 == 0) { /* folded into me + 1; gets the result back at the end */
-            mpcrt_nbc_send(s, recvbuf, count, dt, me + 1, 0);
-            mpcrt_nbc_round(s);
-            mpcrt_nbc_recv(s, recvbuf, count, dt, me + 1, 0);
-            return;
-        }
-        mpcrt_nbc_recv(s, tmp, count, dt, me - 1, 0);
-        mpcrt_nbc_round(s);
-        mpcrt_nbc_reduce(s, tmp, recvbuf, count);
-        newrank = me / 2;
-    } else {
-        newrank = me - rem;
-    }
-    for (int mask = 1; mask < p; mask <<= 1) {
-        int partner = newrank ^ mask;
-        int peer = partner < rem ? 2 * partner + 1 : partner + rem;
-        /* The send is complete before the next round's reduce writes recvbuf (rounds wait for every step). */
-        mpcrt_nbc_send(s, recvbuf, count, dt, peer, 0);
-        mpcrt_nbc_recv(s, tmp, count, dt, peer, 0);
-        mpcrt_nbc_round(s);
-        mpcrt_nbc_reduce(s, tmp, recvbuf, count);
-    }
-    if (me < 2 * rem)
-        mpcrt_nbc_send(s, recvbuf, count, dt, me - 1, 0);
-}
-
 void nbc_recdoub_allreduce(mpcrt_nbc_t *s, int n, int me, const void *in, void *recvbuf, MPI_Count count,
                            mpcrt_datatype_t *dt)
 {
-    if (s->red.op->commutative) {
-        recdoub_in_place(s, n, me, in, recvbuf, count, dt);
+    bool commutative = s->red.op->commutative;
+    void *tmp = mpcrt_nbc_scratch(s, count, dt),
+         *acc = commutative ? recvbuf : mpcrt_nbc_scratch(s, count, dt);
+    if (!acc || !tmp)
         return;
-    }
-    void *acc = mpcrt_nbc_scratch(s, count, dt), *tmp = mpcrt_nbc_scratch(s, count, dt);
-    if (!acc || !tmp) return;
-    mpcrt_nbc_copy(s, in, count, dt, acc, count, dt); /* first: in may be recvbuf (MPI_IN_PLACE) */
+    if (in != acc) /* local steps run in order when their round starts: before the first send */
+        mpcrt_nbc_copy(s, in, count, dt, acc, count, dt); /* first: in may be recvbuf (MPI_IN_PLACE) */
     int p = 1;
-    while (p * 2 <= n) p *= 2;
+    while (p * 2 <= n)
+        p *= 2;
     int rem = n - p, newrank;
     if (me < 2 * rem) {
         if (me % 2 == 0) { /* folded into me + 1; gets the result back at the end */
@@ -112,10 +75,11 @@ void nbc_recdoub_allreduce(mpcrt_nbc_t *s, int n, int me, const void *in, void *
     for (int mask = 1; mask < p; mask <<= 1) {
         int partner = newrank ^ mask;
         int peer = partner < rem ? 2 * partner + 1 : partner + rem;
+        /* The send is complete before the next round's reduce writes acc (rounds wait for every step). */
         mpcrt_nbc_send(s, acc, count, dt, peer, 0);
         mpcrt_nbc_recv(s, tmp, count, dt, peer, 0);
         mpcrt_nbc_round(s);
-        if (partner < newrank) {
+        if (commutative || partner < newrank) {
             mpcrt_nbc_reduce(s, tmp, acc, count); /* acc = theirs op mine */
         } else {
             mpcrt_nbc_reduce(s, acc, tmp, count); /* tmp = mine op theirs: the new accumulator */
@@ -124,8 +88,10 @@ void nbc_recdoub_allreduce(mpcrt_nbc_t *s, int n, int me, const void *in, void *
             tmp = t;
         }
     }
-    mpcrt_nbc_copy(s, acc, count, dt, recvbuf, count, dt);
-    if (me < 2 * rem) mpcrt_nbc_send(s, recvbuf, count, dt, me - 1, 0);
+    if (acc != recvbuf)
+        mpcrt_nbc_copy(s, acc, count, dt, recvbuf, count, dt);
+    if (me < 2 * rem)
+        mpcrt_nbc_send(s, recvbuf, count, dt, me - 1, 0);
 }
 
 /* Ring: in round r, each member passes the block it got in round r - 1 (its own first) to the right.
@@ -159,7 +125,8 @@ void nbc_bruck_alltoall(mpcrt_nbc_t *s, int n, int me, const mpcrt_coll_blocks_t
     char *slots = mpcrt_nbc_scratch(s, (MPI_Count)n * b, bytes_type());
     char *out = mpcrt_nbc_scratch(s, (MPI_Count)(n + 1) / 2 * b, bytes_type());
     char *in = mpcrt_nbc_scratch(s, (MPI_Count)(n + 1) / 2 * b, bytes_type());
-    if (!slots || !out || !in) return;
+    if (!slots || !out || !in)
+        return;
     for (int i = 0; i < n; i++) {
         coll_view_t v = coll_block(src, (me + i) % n);
         mpcrt_nbc_copy(s, v.buf, v.count, v.dt, slots + i * b, b, bytes_type());
@@ -168,13 +135,15 @@ void nbc_bruck_alltoall(mpcrt_nbc_t *s, int n, int me, const mpcrt_coll_blocks_t
         /* The previous round's unpacking steps come first in this round: the slots are up to date. */
         int m = 0;
         for (int i = 0; i < n; i++)
-            if (i & k) mpcrt_nbc_copy(s, slots + i * b, b, bytes_type(), out + (m++) * b, b, bytes_type());
+            if (i & k)
+                mpcrt_nbc_copy(s, slots + i * b, b, bytes_type(), out + (m++) * b, b, bytes_type());
         mpcrt_nbc_send(s, out, m * b, bytes_type(), (me + k) % n, 0);
         mpcrt_nbc_recv(s, in, m * b, bytes_type(), (me - k + n) % n, 0);
         mpcrt_nbc_round(s);
         m = 0;
         for (int i = 0; i < n; i++)
-            if (i & k) mpcrt_nbc_copy(s, in + (m++) * b, b, bytes_type(), slots + i * b, b, bytes_type());
+            if (i & k)
+                mpcrt_nbc_copy(s, in + (m++) * b, b, bytes_type(), slots + i * b, b, bytes_type());
     }
     for (int j = 0; j < n; j++) {
         coll_view_t v = coll_block(recv, j);
