@@ -487,6 +487,16 @@ static void deliver_drained(message_t *deliveries)
     }
 }
 
+/* Matches what the inbox holds, under m's lock, and delivers outside it. */
+static __attribute__((noinline)) void drain(mpcrt_match_t *m)
+{
+    message_t *deliveries = NULL;
+    mpcrt_spin_lock(&m->lock);
+    drain_inbox_locked(m, &deliveries);
+    mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
+}
+
 /* A small message while m->streaming: into an eager cell and onto the inbox, without the lock. */
 static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local_send_t *s, MPI_Count bytes)
 {
@@ -501,11 +511,7 @@ static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local
     MPCRT_LIFO_PUSH(&m->inbox, msg, inbox_next, memory_order_seq_cst);
     if (!atomic_load_explicit(&m->streaming, memory_order_seq_cst)) {
         /* A receive was posted meanwhile and its drain may have missed this message: drain it ourselves. */
-        message_t *deliveries = NULL;
-        mpcrt_spin_lock(&m->lock);
-        drain_inbox_locked(m, &deliveries);
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        drain(m);
     }
     return MPI_SUCCESS;
 }
@@ -862,15 +868,6 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
 }
 
 /* ------------------------------------------------------------------ the rank drains its inbox */
-
-static __attribute__((noinline)) void drain(mpcrt_match_t *m)
-{
-    message_t *deliveries = NULL;
-    mpcrt_spin_lock(&m->lock);
-    drain_inbox_locked(m, &deliveries);
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
-}
 
 /* Progress hook: the calling rank matches what its senders pushed (every wait and test runs it). */
 static int drain_own_inbox(void *arg)
