@@ -1,5 +1,5 @@
 /* MPI API: what a status says about received data: MPI_Get_count, MPI_Get_elements (and `_x`, `_c`),
- * MPI_Status_set_elements(_x), MPI_Status_set_cancelled, MPI_Test_cancelled. The status holds the byte
+ * MPI_Status_set_elements (and `_x`, `_c`), MPI_Status_set_cancelled, MPI_Test_cancelled. The status holds the byte
  * count as in MPICH: low 32 bits in count_lo, the next 31 in count_hi_and_cancelled above its bit 0, which
  * is the cancelled flag. */
 #include "datatype_internal.h"
@@ -132,6 +132,12 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 MPCRT_PMPI_ALIAS(Status_set_elements_x)
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+MPCRT_PMPI_ALIAS(Status_set_elements_c)
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {

@@ -308,7 +308,7 @@ int PMPI_Start(MPI_Request *request)
     req->cancelled = false;
     req->owner = mpcrt_ult_self();
     memset(&req->status, 0, sizeof req->status);
-    int rc = req->kind == MPCRT_REQ_COLL   ? req->coll_start(req)
+    int rc = req->coll_start               ? req->coll_start(req)
              : req->kind == MPCRT_REQ_RECV ? mpcrt_pt2pt_start_recv(req)
                                            : mpcrt_pt2pt_start_send(req);
     return rc ? mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Start", rc, "cannot start the request") : MPI_SUCCESS;

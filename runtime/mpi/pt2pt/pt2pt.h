@@ -22,6 +22,7 @@ typedef enum {
     MPCRT_REQ_GREQ,
     MPCRT_REQ_COMPOSITE, /* completes when its children have (MPI_Isendrecv) */
     MPCRT_REQ_COLL, /* a non-blocking or persistent collective: its schedule is `coll` (runtime/mpi/nbc) */
+    MPCRT_REQ_PART, /* a partitioned send or receive: its state is `coll` (partitioned.c) */
 } mpcrt_req_kind_t;
 
 typedef enum {
@@ -90,7 +91,7 @@ struct mpcrt_request {
     /* Collectives (MPCRT_REQ_COLL): the schedule, released with the request. */
     void *coll;
     void (*coll_release)(void *coll);
-    int (*coll_start)(mpcrt_request_t *req); /* MPI_Start of a persistent collective */
+    int (*coll_start)(mpcrt_request_t *req); /* MPI_Start of a persistent collective or partitioned request */
 };
 
 #define MPCRT_REQUEST_STACK_BYTES offsetof(mpcrt_request_t, query_fn)
@@ -160,7 +161,7 @@ MPI_Count mpcrt_status_bytes(const MPI_Status *status);
 #define MPCRT_REQUEST_COMPLETED_SEND ((MPI_Request)0x6c000001)
 mpcrt_request_t *mpcrt_request_new(mpcrt_req_kind_t kind);
 /* Publish completion, wake the owner. Inline: every message completes one or two requests. */
-void mpcrt_request_complete_parent(mpcrt_request_t *parent);
+void mpcrt_request_complete_parent(mpcrt_request_t *parent, mpcrt_request_t *child);
 static inline void mpcrt_request_complete(mpcrt_request_t *req)
 {
     /* Read the owner and parent first: once `complete` is visible the request (maybe on the owner's stack)
@@ -172,7 +173,7 @@ static inline void mpcrt_request_complete(mpcrt_request_t *req)
     if (owner)
         mpcrt_ult_poke(owner); /* owners wait in mpcrt_wait_until; a spurious poke is harmless */
     if (parent)
-        mpcrt_request_complete_parent(parent);
+        mpcrt_request_complete_parent(parent, req);
 }
 /* MPI_Request_free of a request that has not completed: takes over the caller's reference and drops it
  * once the operation completed (reaped by later calls and at MPI_Finalize; never released before). */

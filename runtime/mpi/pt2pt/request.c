@@ -100,8 +100,14 @@ void mpcrt_request_orphan(mpcrt_request_t *req)
     mpcrt_request_reap_orphans();
 }
 
-void mpcrt_request_complete_parent(mpcrt_request_t *parent)
+void mpcrt_part_child_done(mpcrt_request_t *req, mpcrt_request_t *child); /* partitioned.c */
+
+void mpcrt_request_complete_parent(mpcrt_request_t *parent, mpcrt_request_t *child)
 {
+    if (parent->kind == MPCRT_REQ_PART) {
+        mpcrt_part_child_done(parent, child);
+        return;
+    }
     /* acq_rel: the last child sees the other children's statuses; the parent's waiter sees them all. */
     if (atomic_fetch_sub_explicit(&parent->pending, 1, memory_order_acq_rel) == 1) {
         parent->status = parent->children[0]->status;

@@ -129,6 +129,22 @@ static void truncated(int rank)
     CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_ERR_TRUNCATE);
 }
 
+/* No data needs no type: MPI_DATATYPE_NULL with a count of 0 is taken (as MPICH does), not with more. */
+static void null_type_without_data(int rank, int size)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    MPI_Status st;
+    CHECK(MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, right, 9, NULL, 0, MPI_DATATYPE_NULL, left, 9,
+                       MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+    CHECK(st.MPI_SOURCE == left);
+    int count = -1;
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 0);
+    int rc = MPI_Send(NULL, 1, MPI_DATATYPE_NULL, right, 9, MPI_COMM_WORLD), cls;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TYPE);
+}
+
 static void large_count_forms(int rank, int size)
 {
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -206,6 +222,7 @@ int main(int argc, char **argv)
     truncated(rank);
     large_contiguous(rank, size);
     large_count_forms(rank, size);
+    null_type_without_data(rank, size);
     MPI_Finalize();
     return 0;
 }

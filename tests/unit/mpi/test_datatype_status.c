@@ -110,6 +110,12 @@ static void large_counts_use_the_high_bits(void **state)
     MPI_Status_set_elements_x(&s, MPI_INT, 3L << 29);
     assert_int_equal(count_of(&s, MPI_INT), 3 << 29);
     assert_int_equal((unsigned)s.count_lo, 0x80000000u);
+    /* the MPI 4.0 large-count form writes the same fields */
+    assert_int_equal(MPI_Status_set_elements_c(&s, MPI_SHORT, (1L << 33) + 3), MPI_SUCCESS);
+    MPI_Get_elements_c(&s, MPI_SHORT, &n);
+    assert_int_equal(n, (1L << 33) + 3);
+    assert_int_equal(s.count_lo, 6);
+    assert_int_equal(s.count_hi_and_cancelled, 4 << 1);
 }
 
 static void cancelled_flag_is_bit_zero(void **state)
