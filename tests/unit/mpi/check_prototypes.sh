@@ -20,6 +20,9 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpcrt-proto.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
+# Functions of MPI 4.0 that MPICH 4.0.2's header lacks (checked against runtime/mpi/api/functions.def only).
+NOT_IN_MPICH="MPI_Status_set_elements_c"
+
 # Names of the functions the engine defines, MPI_ and PMPI_.
 grep -ohE '^(int|double|MPI_Aint) PMPI_[A-Za-z0-9_]+\(' "$SOURCES"/*.c | sed -E 's/^[A-Za-z_]+ P//; s/\($//' |
     sort -u >"$TMP/mpi_names"
@@ -51,6 +54,9 @@ awk '
 missing=0
 while read -r name; do
     decl=$(awk -F '\t' -v n="$name" '$1 == n { print $2; exit }' "$TMP/mpich")
+    case " $NOT_IN_MPICH " in
+    *" ${name#P} "*) continue ;; # MPI 4.0 has it, MPICH 4.0.2 does not: our header's prototype stands
+    esac
     if [ -z "$decl" ]; then
         echo "FAIL: $name is defined by the engine but MPICH does not declare it"
         missing=1
