@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { CFG_INT, CFG_SIZE, CFG_BOOL, CFG_STRING } cfg_type_t;
-
 typedef struct {
     const char *name;
-    cfg_type_t type;
+    mpcrt_config_type_t type;
     const char *default_value;
     const char *doc;
     /* Loaded value. */
@@ -21,61 +19,65 @@ typedef struct {
 } cfg_entry_t;
 
 static cfg_entry_t table[MPCRT_CFG_COUNT] = {
-    [MPCRT_CFG_RANKS_PER_PROC] = {"MPCRT_RANKS_PER_PROC", CFG_INT, "1",
+    [MPCRT_CFG_RANKS_PER_PROC] = {"MPCRT_RANKS_PER_PROC", MPCRT_CONFIG_INT, "1",
                                   "MPI ranks (user-level threads) in this process; set by mpcrun -n/-p"},
-    [MPCRT_CFG_NUM_PROCS] = {"MPCRT_NUM_PROCS", CFG_INT, "1", "processes in the job; set by mpcrun -p"},
-    [MPCRT_CFG_CORES_PER_RANK] = {"MPCRT_CORES_PER_RANK", CFG_INT, "0",
+    [MPCRT_CFG_NUM_PROCS] = {"MPCRT_NUM_PROCS", MPCRT_CONFIG_INT, "1",
+                             "processes in the job; set by mpcrun -p"},
+    [MPCRT_CFG_CORES_PER_RANK] = {"MPCRT_CORES_PER_RANK", MPCRT_CONFIG_INT, "0",
                                   "cores owned by each rank (mpcrun -c); 0 = ranks share all cores"},
-    [MPCRT_CFG_OVERSUBSCRIBE] = {"MPCRT_OVERSUBSCRIBE", CFG_BOOL, "0",
+    [MPCRT_CFG_OVERSUBSCRIBE] = {"MPCRT_OVERSUBSCRIBE", MPCRT_CONFIG_BOOL, "0",
                                  "allow ranks x cores-per-rank to exceed the cores (mpcrun --oversubscribe)"},
-    [MPCRT_CFG_VPS] = {"MPCRT_VPS", CFG_INT, "0",
+    [MPCRT_CFG_VPS] = {"MPCRT_VPS", MPCRT_CONFIG_INT, "0",
                        "virtual processors (kernel threads) to start; 0 = one per core given to the process"},
-    [MPCRT_CFG_WAIT_POLICY] = {"MPCRT_WAIT_POLICY", CFG_STRING, "passive",
-                               "idle VPs: 'active' spins forever, 'passive' backs off then sleeps in the kernel"},
-    [MPCRT_CFG_COLLAB_POLL] = {"MPCRT_COLLAB_POLL", CFG_BOOL, "1",
+    [MPCRT_CFG_WAIT_POLICY] =
+        {"MPCRT_WAIT_POLICY", MPCRT_CONFIG_STRING, "passive",
+         "idle VPs: 'active' spins forever, 'passive' backs off then sleeps in the kernel"},
+    [MPCRT_CFG_COLLAB_POLL] = {"MPCRT_COLLAB_POLL", MPCRT_CONFIG_BOOL, "1",
                                "collaborative polling: idle VPs and every waiter progress for all ranks (0: "
                                "each rank progresses its own messages in its waits only, for comparison)"},
-    [MPCRT_CFG_RANK_STACK] = {"MPCRT_RANK_STACK", CFG_SIZE, "8M",
+    [MPCRT_CFG_RANK_STACK] = {"MPCRT_RANK_STACK", MPCRT_CONFIG_SIZE, "8M",
                               "stack size of rank ULTs (suffix K, M, G); only touched pages use memory"},
-    [MPCRT_CFG_ULT_STACK] = {"MPCRT_ULT_STACK", CFG_SIZE, "256K",
+    [MPCRT_CFG_ULT_STACK] = {"MPCRT_ULT_STACK", MPCRT_CONFIG_SIZE, "256K",
                              "default stack size of other ULTs (suffix K, M, G)"},
-    [MPCRT_CFG_STACK_GUARD] = {"MPCRT_STACK_GUARD", CFG_BOOL, "1",
+    [MPCRT_CFG_STACK_GUARD] = {"MPCRT_STACK_GUARD", MPCRT_CONFIG_BOOL, "1",
                                "guard page below each ULT stack (0: a canary word checked at exit instead)"},
-    [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", CFG_INT, "2000",
+    [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", MPCRT_CONFIG_INT, "2000",
                                "upper bound of the adaptive spin of wait_until before a ULT parks"},
-    [MPCRT_CFG_BIND] = {"MPCRT_BIND", CFG_BOOL, "1", "bind each VP to its core"},
-    [MPCRT_CFG_EAGER_LIMIT] = {"MPCRT_EAGER_LIMIT", CFG_SIZE, "16K",
-                               "largest message copied into an eager cell when its receive is not posted yet"},
-    [MPCRT_CFG_NBC_PROGRESS] = {"MPCRT_NBC_PROGRESS", CFG_STRING, "free",
+    [MPCRT_CFG_BIND] = {"MPCRT_BIND", MPCRT_CONFIG_BOOL, "1", "bind each VP to its core"},
+    [MPCRT_CFG_EAGER_LIMIT] =
+        {"MPCRT_EAGER_LIMIT", MPCRT_CONFIG_SIZE, "16K",
+         "largest message copied into an eager cell when its receive is not posted yet"},
+    [MPCRT_CFG_NBC_PROGRESS] = {"MPCRT_NBC_PROGRESS", MPCRT_CONFIG_STRING, "free",
                                 "where progress ULTs of collective schedules run: free (another core than "
                                 "the rank's), same (the rank's core), dedicated (the last core), none (only "
                                 "waiting and idle threads progress)"},
-    [MPCRT_CFG_NBC_PRIORITY] = {"MPCRT_NBC_PRIORITY", CFG_INT, "10",
+    [MPCRT_CFG_NBC_PRIORITY] = {"MPCRT_NBC_PRIORITY", MPCRT_CONFIG_INT, "10",
                                 "base priority (0-20) of progress ULTs; they run at 20 while work is ready"},
-    [MPCRT_CFG_COLL_ALGORITHM] = {"MPCRT_COLL_ALGORITHM", CFG_STRING, "",
+    [MPCRT_CFG_COLL_ALGORITHM] = {"MPCRT_COLL_ALGORITHM", MPCRT_CONFIG_STRING, "",
                                   "algorithm overrides of the schedule-based collectives, comma-separated "
                                   "collective=algorithm (bcast=knomial, allreduce=recursive_doubling, ...; "
                                   "see runtime/mpi/nbc/README.md)"},
-    [MPCRT_CFG_RAILS] = {"MPCRT_RAILS", CFG_STRING, "auto",
+    [MPCRT_CFG_RAILS] = {"MPCRT_RAILS", MPCRT_CONFIG_STRING, "auto",
                          "rails between processes, in order of preference (comma-separated: shm, tcp); "
                          "auto: shm, and tcp too when the job spans several nodes"},
-    [MPCRT_CFG_SHM_CELLS] = {"MPCRT_SHM_CELLS", CFG_INT, "256",
+    [MPCRT_CFG_SHM_CELLS] = {"MPCRT_SHM_CELLS", MPCRT_CONFIG_INT, "256",
                              "cells in each process's shared-memory receive queue (process mode)"},
-    [MPCRT_CFG_SHM_CELL_SIZE] = {"MPCRT_SHM_CELL_SIZE", CFG_SIZE, "8K",
+    [MPCRT_CFG_SHM_CELL_SIZE] = {"MPCRT_SHM_CELL_SIZE", MPCRT_CONFIG_SIZE, "8K",
                                  "bytes per shared-memory cell: larger messages go by rendezvous"},
-    [MPCRT_CFG_SHM_CMA] = {"MPCRT_SHM_CMA", CFG_BOOL, "1",
+    [MPCRT_CFG_SHM_CMA] = {"MPCRT_SHM_CMA", MPCRT_CONFIG_BOOL, "1",
                            "rendezvous may read the sender's memory by process_vm_readv (0: fragments only)"},
-    [MPCRT_CFG_SHM_CMA_MIN] = {"MPCRT_SHM_CMA_MIN", CFG_SIZE, "1G",
-                               "rendezvous of at least this size are read by process_vm_readv at once; smaller "
-                               "ones are pushed by the sender in fragments through the cells (both cores "
-                               "copy), and read only when the sender does not push them"},
-    [MPCRT_CFG_TCP_IF] = {"MPCRT_TCP_IF", CFG_STRING, "",
+    [MPCRT_CFG_SHM_CMA_MIN] =
+        {"MPCRT_SHM_CMA_MIN", MPCRT_CONFIG_SIZE, "1G",
+         "rendezvous of at least this size are read by process_vm_readv at once; smaller "
+         "ones are pushed by the sender in fragments through the cells (both cores "
+         "copy), and read only when the sender does not push them"},
+    [MPCRT_CFG_TCP_IF] = {"MPCRT_TCP_IF", MPCRT_CONFIG_STRING, "",
                           "interface the tcp rail listens on; empty = the first non-loopback IPv4 one"},
-    [MPCRT_CFG_NETNS] = {"MPCRT_NETNS", CFG_STRING, "",
+    [MPCRT_CFG_NETNS] = {"MPCRT_NETNS", MPCRT_CONFIG_STRING, "",
                          "network namespace (a /run/netns path) the tcp rail's sockets are made in (tests)"},
-    [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", CFG_STRING, "",
+    [MPCRT_CFG_DEBUG] = {"MPCRT_DEBUG", MPCRT_CONFIG_STRING, "",
                          "comma-separated debug channels to print on stderr (sched, stack, all)"},
-    [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", CFG_BOOL, "0",
+    [MPCRT_CFG_SHOW_CONFIG] = {"MPCRT_SHOW_CONFIG", MPCRT_CONFIG_BOOL, "0",
                                "print these settings on stderr when the runtime starts"},
 };
 
@@ -104,13 +106,13 @@ static bool parse_value(cfg_entry_t *e, const char *text)
 {
     char *end;
     switch (e->type) {
-    case CFG_INT:
+    case MPCRT_CONFIG_INT:
         errno = 0;
         e->int_value = strtol(text, &end, 10);
         return !errno && end != text && *end == '\0' && e->int_value >= 0;
-    case CFG_SIZE:
+    case MPCRT_CONFIG_SIZE:
         return parse_size(text, &e->int_value);
-    case CFG_BOOL:
+    case MPCRT_CONFIG_BOOL:
         if (!strcmp(text, "1") || !strcasecmp(text, "true") || !strcasecmp(text, "yes")) {
             e->int_value = 1;
             return true;
@@ -120,7 +122,7 @@ static bool parse_value(cfg_entry_t *e, const char *text)
             return true;
         }
         return false;
-    case CFG_STRING:
+    case MPCRT_CONFIG_STRING:
         e->str_value = text;
         return true;
     }
@@ -184,4 +186,16 @@ void mpcrt_config_print(FILE *out)
         fprintf(out, "%-22s = %-8s %-22s %s\n", e->name, shown[0] ? shown : "''",
                 e->is_set ? "(from the environment)" : "(default)", e->doc);
     }
+}
+
+int mpcrt_config_count(void)
+{
+    return MPCRT_CFG_COUNT;
+}
+
+void mpcrt_config_describe(mpcrt_config_id_t id, mpcrt_config_desc_t *out)
+{
+    MPCRT_ASSERT((unsigned)id < MPCRT_CFG_COUNT, "config index in range");
+    const cfg_entry_t *e = &table[id];
+    *out = (mpcrt_config_desc_t){e->name, e->type, e->default_value, e->doc};
 }

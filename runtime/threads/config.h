@@ -37,6 +37,19 @@ typedef enum {
     MPCRT_CFG_COUNT
 } mpcrt_config_id_t;
 
+/* What an entry holds: ints and sizes are read by mpcrt_config_int (sizes in bytes; suffixes K, M, G),
+ * bools too (0 or 1), strings by mpcrt_config_str. */
+typedef enum { MPCRT_CONFIG_INT, MPCRT_CONFIG_SIZE, MPCRT_CONFIG_BOOL, MPCRT_CONFIG_STRING } mpcrt_config_type_t;
+
+/* The declaration of one entry, for tools that list every setting (MPI_T control variables). The
+ * strings are static. */
+typedef struct {
+    const char *name; /* the environment variable */
+    mpcrt_config_type_t type;
+    const char *default_value; /* as written in the table */
+    const char *doc;
+} mpcrt_config_desc_t;
+
 /* Reads the environment once (thread-safe, idempotent). A malformed value is reported once on stderr and
  * the default is kept. */
 void mpcrt_config_load(void);
@@ -44,5 +57,10 @@ long mpcrt_config_int(mpcrt_config_id_t id);
 const char *mpcrt_config_str(mpcrt_config_id_t id);
 bool mpcrt_config_is_set(mpcrt_config_id_t id);
 void mpcrt_config_print(FILE *out);
+
+/* Generic access by index, 0 <= id < mpcrt_config_count() (= MPCRT_CFG_COUNT): the declaration of an
+ * entry; its value in effect is mpcrt_config_int/str(id). */
+int mpcrt_config_count(void);
+void mpcrt_config_describe(mpcrt_config_id_t id, mpcrt_config_desc_t *out);
 
 #endif
