@@ -105,6 +105,18 @@ procs_thread_ssend)
         [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks"
     done
     ;;
+procs_comm_threads)
+    # Four threads per rank create communicators concurrently (dup, create, create_group): no two creations
+    # may agree on one context. Ranks as threads of two processes, and one rank per process. Before the fix
+    # mixed mode hung (ended by mpcrun's timeout, exit 124) in every run and process mode received other
+    # threads' values.
+    for args in "-n 4 -p 2" "-n 4 -p 2" "-n 6 -p 2" "-n 4 --mode=process"; do
+        # shellcheck disable=SC2086
+        run 0 "$bin/mpcrun" --timeout 60 $args "$progs/procs_comm_threads"
+        n=$(echo "$args" | sed 's/-n \([0-9]*\).*/\1/')
+        [ "$(oks)" -eq "$n" ] || fail "'mpcrun $args': every one of $n ranks must pass its checks"
+    done
+    ;;
 procs_small_queue)
     # Four cells per queue: senders keep refused packets and send them as cells free up, in order.
     MPCRT_SHM_CELLS=4 run 0 "$bin/mpcrun" -n 4 --mode=process "$progs/procs_check"

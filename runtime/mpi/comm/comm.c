@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WORLD_CONTEXT = 0, SELF_CONTEXT = 2, FIRST_FREE_CONTEXT = 4 };
+enum { WORLD_CONTEXT = 0, SELF_CONTEXT = 2 }; /* the others come from context.c */
 
-_Atomic uint32_t mpcrt_comm_next_context = FIRST_FREE_CONTEXT; /* procs.c skips past agreed ones */
 static mpcrt_comm_t world;
 static mpcrt_group_t world_group, empty_group;
 static mpcrt_comm_t *self_comms; /* by local rank */
@@ -127,12 +126,6 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
     for (int r = 0; r < group->size; r++)
         atomic_init(&c->members[r].errhandler, mpcrt_errhandler_fatal());
     return mpcrt_barrier_init(&c->barrier, (unsigned)(group->size > 0 ? group->size : 1));
-}
-
-uint32_t mpcrt_comm_new_context(void)
-{
-    /* Two contexts per communicator: point-to-point and collectives never match each other. */
-    return atomic_fetch_add_explicit(&mpcrt_comm_next_context, 2, memory_order_relaxed);
 }
 
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context)

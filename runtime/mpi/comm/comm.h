@@ -115,7 +115,7 @@ mpcrt_group_t *mpcrt_group_create(const int *world, int size);
 
 /* A new intracommunicator over group (retained) with a fresh context, one reference per member. */
 mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group);
-/* A fresh pair of contexts (point-to-point, collectives), unique in the process. */
+/* A fresh pair of contexts (point-to-point, collectives), unique in the job (context.c). */
 uint32_t mpcrt_comm_new_context(void);
 /* Same as mpcrt_comm_create_object with a given context (the two sides of an intercommunicator share one). */
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context);
@@ -123,8 +123,8 @@ mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t cont
 /* A communicator over group with the given context, owned by the calling member alone (members in several
  * processes: each has its own object; the handle is this member's). */
 mpcrt_comm_t *mpcrt_comm_create_private(mpcrt_group_t *group, uint32_t context);
-/* Members of a communicator spanning processes agree on a context that is free in all their processes
- * (each proposes a fresh one, the largest wins and every process skips past it), exchanging `nints` ints
+/* Members of a communicator spanning processes agree on a context (the first member's fresh one, unique in
+ * the job: concurrent creations never agree on the same), exchanging `nints` ints
  * per member on the way (all[r * nints + i] = member r's mine[i]). Collective over comm; MPI error class. */
 int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *all, uint32_t *context);
 /* The same among the members `ranks` (comm ranks; NULL: all n members of comm) of comm, the caller being
@@ -132,10 +132,10 @@ int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *
  * consecutive context pairs starting at *context. */
 int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, int me, int tag, const int *mine,
                                  int nints, int *all, int npairs, uint32_t *context);
-/* A fresh proposal of npairs context pairs from this process's counter, and the skip past an agreed one
- * (this process never hands out agreed .. agreed + 2 * npairs - 1 afterwards). */
+/* npairs fresh consecutive context pairs, handed out nowhere else in the job (context.c): a proposal. Where
+ * several members propose, any rule that picks one of the proposals (the largest) gives a context that no
+ * other creation uses. */
 uint32_t mpcrt_comm_context_propose(int npairs);
-void mpcrt_comm_context_skip(uint32_t agreed, int npairs);
 /* Whether every member of group is a rank of this process. */
 bool mpcrt_group_is_local(const mpcrt_group_t *group);
 

@@ -117,7 +117,7 @@ static void build(mpcrt_comm_t *meet, idup_round_t *round)
 static void build_procs(idup_entry_t *e)
 {
     mpcrt_comm_t *parent = e->parent, *meet = parent->bridge ? parent->bridge : parent;
-    int n = mpcrt_comm_size(meet), npairs = parent->remote_group ? 2 : 1;
+    int n = mpcrt_comm_size(meet);
     if (e->req->status.MPI_ERROR != MPI_SUCCESS) {
         e->rc = e->req->status.MPI_ERROR;
         return;
@@ -126,7 +126,6 @@ static void build_procs(idup_entry_t *e)
     for (int r = 0; r < n; r++)
         if ((uint32_t)e->proposals[r] > agreed)
             agreed = (uint32_t)e->proposals[r];
-    mpcrt_comm_context_skip(agreed, npairs);
     if (parent->remote_group) {
         e->rc = mpcrt_intercomm_procs_side(parent->group, parent->remote_group,
                                            mpcrt_intercomm_side(parent) == 0, agreed, parent, &e->made);

@@ -572,7 +572,6 @@ int PMPI_Intercomm_create(MPI_Comm local_handle, int local_leader, MPI_Comm peer
         mpcrt_comm_rendezvous_done(local);
     }
     if (mine.procs && mine.rc == MPI_SUCCESS) { /* this member's own side of the pair */
-        mpcrt_comm_context_skip(mine.base, 2);
         mine.rc = mpcrt_intercomm_procs_side(local->group, mine.remote, mine.first, mine.base, local, &mine.handle);
     }
     if (mine.remote)

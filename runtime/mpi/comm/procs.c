@@ -10,23 +10,6 @@
 
 enum { TAG_AGREE = -64 }; /* negative: never a schedule call number (nbc/) nor MPI_ANY_TAG */
 
-extern _Atomic uint32_t mpcrt_comm_next_context;
-
-uint32_t mpcrt_comm_context_propose(int npairs)
-{
-    return atomic_fetch_add_explicit(&mpcrt_comm_next_context, 2u * (uint32_t)npairs, memory_order_relaxed);
-}
-
-void mpcrt_comm_context_skip(uint32_t agreed, int npairs)
-{
-    /* This process never hands out the agreed contexts again (they may not come from its own counter). */
-    uint32_t past = agreed + 2u * (uint32_t)npairs;
-    uint32_t next = atomic_load_explicit(&mpcrt_comm_next_context, memory_order_relaxed);
-    while (next < past && !atomic_compare_exchange_weak_explicit(&mpcrt_comm_next_context, &next, past,
-                                                                 memory_order_relaxed, memory_order_relaxed))
-        ;
-}
-
 int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, int me, int tag,
                                  const int *mine, int nints, int *all, int npairs, uint32_t *context)
 {
@@ -39,10 +22,11 @@ int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, in
         free(reqs);
         return MPI_ERR_NO_MEM;
     }
-    /* A proposal no process of ours has handed out: taken from this process's counter. */
     if (nints)
         memcpy(table + per * me, mine, sizeof(int) * (size_t)nints);
-    table[per * me + nints] = (int)mpcrt_comm_context_propose(npairs);
+    /* The first member's contexts, unique in the job (context.c): the others propose 0, and the largest
+     * proposal wins. */
+    table[per * me + nints] = me == 0 ? (int)mpcrt_comm_context_propose(npairs) : 0;
     for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
         int from = (me - i + n) % n, to = (me + i) % n;
         rc = mpcrt_p2p_irecv(comm, ranks ? ranks[from] : from, tag, table + per * from, per, ints,
@@ -63,7 +47,6 @@ int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, in
             memcpy(all + nints * r, table + per * r, sizeof(int) * (size_t)nints);
     }
     free(table);
-    mpcrt_comm_context_skip(agreed, npairs);
     *context = agreed;
     return rc;
 }
