@@ -12,7 +12,9 @@
 enum { FIRST_FREE_CONTEXT = 4 };
 
 /* The space is cut into blocks of BLOCK contexts, dealt to the processes in turn: this process's k-th
- * block is block k * nprocs + index. An allocation (2 or 4 contexts) never straddles two blocks. */
+ * block is block k * nprocs + index. An allocation (2 or 4 contexts) never straddles two blocks. Ids stay
+ * below bit 31 (pt2pt/partitioned.c sets it for a communicator's third context) while a process has taken
+ * fewer than 2^31 / nprocs: with 2 contexts per communicator, 2^29 creations per process with 2 processes. */
 enum { BLOCK = 64 };
 
 /* How many contexts of this process's share have been handed out. */
