@@ -24,13 +24,26 @@ static int check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
     if (!(*comm = mpcrt_comm_get(handle)))
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_COMM,
                                handle == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator 0x%x", handle);
+    int me = mpcrt_comm_rank(*comm);
+    if (me != MPI_UNDEFINED && (*comm)->members[me].freed) /* the others' handle, still valid (comm.h) */
+        return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_COMM,
+                               "communicator 0x%x was freed (MPI_Comm_free) by this rank", handle);
     return MPI_SUCCESS;
+}
+
+/* check_comm, then the pointer the call writes its result through. */
+static int check_comm_out(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm, const void *out)
+{
+    int rc = check_comm(fn, handle, comm);
+    if (rc == MPI_SUCCESS && !out)
+        rc = mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
+    return rc;
 }
 
 int PMPI_Comm_rank(MPI_Comm handle, int *rank)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_rank", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_rank", handle, &comm, rank);
     if (rc == MPI_SUCCESS)
         *rank = mpcrt_comm_rank(comm);
     return rc;
@@ -40,7 +53,7 @@ MPCRT_PMPI_ALIAS(Comm_rank)
 int PMPI_Comm_size(MPI_Comm handle, int *size)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_size", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_size", handle, &comm, size);
     if (rc == MPI_SUCCESS)
         *size = mpcrt_comm_size(comm);
     return rc;
@@ -93,7 +106,7 @@ typedef struct {
 int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_dup", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_dup", handle, &comm, newcomm);
     if (rc)
         return rc;
     int me = mpcrt_comm_rank(comm);
@@ -198,7 +211,7 @@ static void split_all(mpcrt_comm_t *comm)
 int PMPI_Comm_split(MPI_Comm handle, int color, int key, MPI_Comm *newcomm)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_split", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_split", handle, &comm, newcomm);
     if (rc)
         return rc;
     if (color < 0 && color != MPI_UNDEFINED)
@@ -241,6 +254,7 @@ int PMPI_Comm_free(MPI_Comm *handle)
         return mpcrt_mpi_error(MPI_COMM_NULL, "MPI_Comm_free", MPI_ERR_COMM, "the caller is not a member");
     if ((rc = mpcrt_attr_comm_free(*handle, comm, me)) != MPI_SUCCESS)
         return mpcrt_mpi_error(*handle, "MPI_Comm_free", rc, "an attribute delete callback failed");
+    comm->members[me].freed = true; /* its handle may live on for the other members: see mpcrt_comm_arg */
     mpcrt_comm_release_member(comm);
     *handle = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -252,7 +266,7 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
     mpcrt_comm_t *x, *y;
     int rc = check_comm("MPI_Comm_compare", a, &x);
     if (rc == MPI_SUCCESS)
-        rc = check_comm("MPI_Comm_compare", b, &y);
+        rc = check_comm_out("MPI_Comm_compare", b, &y, result);
     if (rc)
         return rc;
     if (x == y) {
@@ -288,7 +302,7 @@ MPCRT_PMPI_ALIAS(Comm_compare)
 int PMPI_Comm_test_inter(MPI_Comm handle, int *flag)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_test_inter", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_test_inter", handle, &comm, flag);
     if (rc == MPI_SUCCESS)
         *flag = comm->remote_group != NULL;
     return rc;
@@ -321,7 +335,9 @@ MPCRT_PMPI_ALIAS(Comm_set_name)
 int PMPI_Comm_get_name(MPI_Comm handle, char *name, int *resultlen)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_get_name", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_get_name", handle, &comm, name);
+    if (rc == MPI_SUCCESS && !resultlen)
+        rc = mpcrt_mpi_error(handle, "MPI_Comm_get_name", MPI_ERR_ARG, "null output argument");
     if (rc)
         return rc;
     int me = mpcrt_comm_rank(comm);
@@ -335,7 +351,7 @@ MPCRT_PMPI_ALIAS(Comm_get_name)
 int PMPI_Comm_group(MPI_Comm handle, MPI_Group *group)
 {
     mpcrt_comm_t *comm;
-    int rc = check_comm("MPI_Comm_group", handle, &comm);
+    int rc = check_comm_out("MPI_Comm_group", handle, &comm, group);
     if (rc)
         return rc;
     mpcrt_object_retain(&comm->group->obj);

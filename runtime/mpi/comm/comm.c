@@ -196,6 +196,9 @@ int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, i
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_COMM,
                                "rank %d is not a member of communicator 0x%x", mpcrt_mpi_world_rank(),
                                (unsigned)handle);
+    if ((*comm)->members[*me].freed)
+        return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_COMM,
+                               "communicator 0x%x was freed (MPI_Comm_free) by this rank", (unsigned)handle);
     return MPI_SUCCESS;
 }
 

@@ -36,6 +36,9 @@ typedef struct mpcrt_comm_member {
     /* Collective calls this member made through schedules (runtime/mpi/nbc): the k-th of every member
      * matches, so the count names the call in message tags. */
     uint32_t coll_seq;
+    /* MPI_Comm_free'd by this member. The handle stays valid until every member freed it (one object per
+     * process), so calls that check the caller's membership also refuse a member that freed it. */
+    bool freed;
 } mpcrt_comm_member_t;
 
 typedef struct mpcrt_comm {

@@ -90,6 +90,8 @@ int PMPI_Cart_create(MPI_Comm handle, int ndims, const int dims[], const int per
 {
     static const char fn[] = "MPI_Cart_create";
     (void)reorder;
+    if (comm_cart)
+        *comm_cart = MPI_COMM_NULL; /* what the caller finds when the call fails */
     mpcrt_comm_t *comm;
     int rc = mpcrt_topo_comm_arg(fn, handle, &comm, 0);
     long long nodes;

@@ -279,6 +279,37 @@ int main(int argc, char **argv)
     MPI_Comm_get_parent(&parent);
     CHECK(parent == MPI_COMM_NULL);
 
+    /* Misuse reports errors, it does not crash or hang: null output arguments (MPI_ERR_ARG), and a
+     * communicator this rank freed while the others still hold it (MPI_ERR_COMM), used in a collective. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls;
+    MPI_Error_class(MPI_Comm_size(MPI_COMM_WORLD, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Comm_rank(MPI_COMM_WORLD, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Comm_group(MPI_COMM_WORLD, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_SELF, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Comm_test_inter(MPI_COMM_WORLD, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Comm_get_name(MPI_COMM_WORLD, name, NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG);
+    MPI_Comm dup, copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    copy = dup;
+    MPI_Comm_free(&copy);
+    MPI_Error_class(MPI_Barrier(dup), &cls);
+    CHECK(cls == MPI_ERR_COMM);
+    MPI_Error_class(MPI_Allreduce(&rank, &n, 1, MPI_INT, MPI_SUM, dup), &cls);
+    CHECK(cls == MPI_ERR_COMM);
+    /* A grid larger than the communicator fails and leaves MPI_COMM_NULL behind. */
+    int dims[2] = {size + 1, 1}, periods[2] = {0, 0};
+    c = MPI_COMM_WORLD;
+    MPI_Error_class(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &c), &cls);
+    CHECK(cls == MPI_ERR_ARG && c == MPI_COMM_NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+
     MPI_Group_free(&reversed);
     MPI_Group_free(&odds);
     MPI_Group_free(&evens);
