@@ -2,7 +2,7 @@
 # version script that gives the GOMP/OMP entry points libgomp's version nodes, and the libgomp.so.1 name.
 set(OMP_SOURCES
   omp/core/init.c omp/core/env.c omp/core/wait.c omp/core/team.c omp/core/barrier.c omp/core/work.c
-  omp/core/loop.c omp/core/ordered.c omp/core/lock.c omp/core/task.c omp/core/depend.c omp/core/taskloop.c
+  omp/core/loop.c omp/core/ordered.c omp/core/lock.c omp/core/task.c omp/core/taskq.c omp/core/depend.c omp/core/taskloop.c
   omp/core/taskred.c omp/core/cancel.c omp/core/target.c omp/core/affinity.c
   omp/gomp/parallel.c omp/gomp/loop.c omp/gomp/loop_ull.c omp/gomp/sync.c omp/gomp/task.c omp/gomp/target.c
   omp/api/icv.c omp/api/lock.c omp/api/lock_compat.c omp/api/time.c omp/api/device.c omp/api/affinity.c omp/api/alloc.c omp/api/fortran.c)

@@ -96,13 +96,22 @@ typedef enum {
     TASK_COMPLETE
 } omp_task_state_t;
 
-/* A priority-ordered intrusive queue: one of three per task (team, parent's children, taskgroup). */
+/* Ready tasks waiting for a thread (core/taskq.c). Each team member has a deque of the tasks it created
+ * (and of its children that dependences released later), in push order: the owner takes the newest, other
+ * members steal the oldest, each under the deque's own lock, which in the common case only its owner
+ * takes. Tasks with a priority go to one team-wide queue in priority order instead. */
+typedef struct {
+    _Alignas(OMP_CACHE_LINE) _Atomic int lock;
+    _Atomic long count;           /* readable without the lock, for wait predicates */
+    _Atomic unsigned long pushes; /* push sequence number (also bumped by the owner's priority tasks) */
+    omp_task_t **ring;            /* ring[i & mask], i in [head, tail): head oldest (stolen first) */
+    unsigned long mask, head, tail;
+} omp_taskdeque_t;
+
 typedef struct {
     omp_task_t *head, *tail;
     _Atomic long count; /* readable without the lock, for wait predicates */
 } omp_taskq_t;
-
-enum { TQ_TEAM, TQ_CHILD, TQ_GROUP, TQ_COUNT };
 
 typedef struct omp_dep_table omp_dep_table_t;
 
@@ -116,40 +125,47 @@ typedef struct omp_taskred {
 
 struct omp_taskgroup {
     omp_taskgroup_t *prev;     /* enclosing taskgroup of the same task */
-    _Atomic long pending;      /* tasks of the group (any depth) not yet complete */
-    omp_taskq_t queue;         /* queued tasks of this group (team task lock) */
+    _Atomic long pending;      /* tasks of the group (any depth) not yet complete; reaches 0 under the
+                                * team task lock only (core/task.c) */
     _Atomic(omp_thread_t *) waiter;
     _Atomic bool cancelled;
     omp_taskred_t *reductions; /* registered by task_reduction / taskloop reduction */
     bool reduction_only;       /* a pseudo group standing for a worksharing construct's reductions */
 };
 
+/* A task's reference count and its pending children share one word, so that a child's completion is one
+ * atomic operation on its parent: children in the high half, references (each child holds one) low. */
+#define OMP_TASK_REF 1ull
+#define OMP_TASK_CHILD ((1ull << 32) | 1ull)
+
 struct omp_task {
-    /* Whole cache lines: the implicit tasks of a team are an array, each written by its own thread. */
+    /* Written by the creator, read by the thread that runs it. Whole cache lines: the implicit tasks of a
+     * team are an array, each written by its own thread. */
     _Alignas(OMP_CACHE_LINE) omp_task_t *parent;
+    omp_task_t *root;           /* the implicit task whose `pending` counts it (itself if implicit) */
     omp_taskgroup_t *taskgroup; /* innermost taskgroup while it runs (starts as member_of) */
     omp_taskgroup_t *member_of; /* the taskgroup this task belongs to (counted in its pending) */
     omp_team_t *team;
-    omp_icv_t icv;
     void (*fn)(void *);
     void *data;
+    omp_task_t *q_next, *q_prev; /* the priority queue, under the team task lock */
+    unsigned long seq;           /* push number in its deque */
+    /* While it runs: its thread's deque push count when it started. Tasks pushed there since are the
+     * only ones of that deque that can descend from it (core/taskq.c). */
+    unsigned long mark;
+    unsigned depth;              /* 0 for an implicit task */
+    unsigned creator_num;        /* its parent's thread in the team: whose deque it goes to */
     _Atomic int state;
     int priority;
     bool implicit, final, undeferred, detach;
     /* An undeferred task run inline on its creator's stack (core/task.c run_inline); it moves to the heap
      * (promoted) when it creates its first child, which may outlive it. */
     bool on_stack;
+    bool in_prio;               /* in the team's priority queue (else in deques[creator_num] if queued) */
     omp_task_t *promoted;
-    bool queued_in[TQ_COUNT];
     _Atomic int votes;          /* completion needs the body's end and, for detach, the event's fulfilment */
     _Atomic bool deps_met;      /* undeferred tasks: predecessors done */
     omp_thread_t *creator;      /* undeferred tasks: the thread waiting to run it */
-    /* Children, for taskwait: pending = created and not complete; queue = those ready to run. */
-    _Atomic long children_pending;
-    omp_taskq_t children;
-    _Atomic(omp_thread_t *) waiter; /* thread waiting in taskwait for this task's children */
-    /* Queue links, one pair per queue kind (team task lock). */
-    omp_task_t *q_next[TQ_COUNT], *q_prev[TQ_COUNT];
     /* Dependences: the table of this task's children, and this task's own edges. */
     omp_dep_table_t *deps;
     _Atomic int npredecessors;
@@ -157,8 +173,14 @@ struct omp_task {
     bool dep_complete;
     omp_task_t **successors;
     int nsuccessors, successors_cap;
-    _Atomic int refs;
     size_t alloc_size;
+    omp_icv_t icv;
+    /* Written by its children's completers and by whoever drops a reference: a line of its own. */
+    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t cnt; /* pending children << 32 | references (see above) */
+    /* Implicit tasks: the explicit tasks rooted here not yet complete (the barrier's condition). Like
+     * the children count, it reaches 0 under the team task lock only (core/task.c). */
+    _Atomic long pending;
+    _Atomic(omp_thread_t *) waiter; /* thread waiting in taskwait for this task's children */
     /* The task's data block follows (deferred tasks). */
 };
 
@@ -257,8 +279,9 @@ struct omp_thread {
     int compat_id;            /* owner id in OMP_1.0 nested locks (api/lock_compat.c), 0 until needed */
     omp_thread_t *registry_prev, *registry_next; /* initial threads: the process's list */
     /* Task-free list (recycled explicit task blocks of the default size). */
-    omp_task_t *free_tasks;
+    omp_task_t *free_tasks, *free_tail;
     int nfree_tasks;
+    unsigned steal_from;      /* the member whose deque this thread tries first when it steals */
     /* Counted at every fork and join of the group: on a line of its own, away from the fields above
      * that the workers read at each region start. */
     _Alignas(OMP_CACHE_LINE) _Atomic int cg_own;
@@ -296,16 +319,20 @@ struct omp_team {
     /* Worksharing */
     _Alignas(OMP_CACHE_LINE) _Atomic unsigned long single_count;
     omp_ws_t ws_ring[OMP_WS_RING];
-    /* Tasks (core/task.c) */
+    /* Tasks (core/task.c, core/taskq.c). The lock guards the priority queue and the zero crossings of
+     * the task counters (core/task.c); each member's ready tasks are in its deque. */
     _Alignas(OMP_CACHE_LINE) _Atomic int task_lock;
     _Atomic unsigned long region; /* forks so far; a worker helps with tasks of its own region only */
-    omp_taskq_t queue;
-    _Atomic long tasks_queued;
-    _Atomic long tasks_pending;
+    omp_taskq_t prio;             /* ready tasks with a priority */
     _Atomic bool tasks_seen;   /* a task was created in this region: the join syncs with completers */
+    omp_taskdeque_t *deques;   /* capacity deques, one per member */
+    /* Task blocks that members with a full free list gave back, for members whose list ran out (a
+     * producer's blocks end up with the threads that ran its tasks): batches of FREE_LIST_MAX, pushed
+     * with a CAS and taken all at once with an exchange (core/task.c). */
+    _Alignas(OMP_CACHE_LINE) _Atomic(omp_task_t *) free_batches;
     omp_task_t *implicit;      /* capacity implicit tasks */
     /* task reductions of the parallel construct (GOMP_parallel_reductions) */
-    omp_taskred_t par_reductions;
+    _Alignas(OMP_CACHE_LINE) omp_taskred_t par_reductions;
     /* places of the team's threads */
     int *thread_place;
 };
@@ -483,16 +510,28 @@ void omp_taskwait_depend(omp_thread_t *thr, void **depend);
 void omp_taskyield(omp_thread_t *thr);
 void omp_taskgroup_start(omp_thread_t *thr);
 void omp_taskgroup_end(omp_thread_t *thr);
-/* Run one queued task of the team if there is one; returns whether it ran one. */
-bool omp_task_run_one(omp_thread_t *thr, int queue_kind, void *owner);
+/* Run one ready task of the team if there is one; returns whether it ran one. within: only a descendant of
+ * that task (the tied-task scheduling constraint of a task waiting in taskwait/taskgroup), NULL: any;
+ * region (nonzero): only while the team is still in that region (an idle worker). */
+bool omp_task_run_one(omp_thread_t *thr, omp_task_t *within, unsigned long region);
+/* Some member's deque or the priority queue holds a task (a wait predicate's "work to do"). */
+bool omp_team_has_tasks(omp_team_t *team);
+/* Explicit tasks of the team not yet complete (seq_cst loads: the barrier's Dekker pairs). */
+bool omp_team_tasks_pending(omp_team_t *team);
+void omp_task_ref(omp_task_t *task);
 void omp_task_fulfill(void *event);
 void omp_task_init_implicit(omp_task_t *task, omp_team_t *team, const omp_icv_t *icv);
 void omp_task_end_implicit(omp_task_t *task);
 bool omp_task_in_final(omp_thread_t *thr);
 /* Internal: allocate/queue/complete. */
 void omp_task_free(omp_task_t *task);
+void omp_task_free_batches(omp_team_t *team); /* the team goes away: free the blocks given back */
 void omp_task_unref(omp_task_t *task);
 void omp_task_make_ready(omp_task_t *task);
+/* core/taskq.c: queue a ready task (deque of its creator, or the priority queue); take one. */
+void omp_taskq_push(omp_task_t *task);
+omp_task_t *omp_taskq_take(omp_thread_t *thr, omp_task_t *within, unsigned long region);
+void omp_taskq_free(omp_taskdeque_t *deque); /* its ring (the team goes away) */
 
 int omp_deps_register(omp_task_t *parent, omp_task_t *task, void **depend);
 void omp_deps_release(omp_task_t *task); /* task completed: wake its successors */

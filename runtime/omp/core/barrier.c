@@ -1,5 +1,7 @@
 /* The team barrier. Arrivals are cumulative over a region: barrier number g (counted from 0 by every
- * thread) completes when n * (g + 1) threads have arrived and no explicit task of the team is pending;
+ * thread) completes when n * (g + 1) threads have arrived and no explicit task of the team is pending
+ * (each implicit task counts the explicit tasks rooted in it: once every member has arrived, only a
+ * pending task can create one, so a count read as zero stays zero);
  * whoever observes both (an arriving thread, or the one that completes the last task) advances the
  * generation with a CAS, so exactly one releases. Waiting threads run queued tasks (a barrier is a task
  * scheduling point) and otherwise spin, then block. */
@@ -10,7 +12,7 @@ static bool complete(omp_team_t *team, uint64_t gen)
     /* seq_cst loads: paired with the seq_cst arrival and task-completion updates, so the last of an
      * arrival and a task completion always sees the other. */
     return atomic_load(&team->bar_arrived) >= (uint64_t)team->nthreads * (gen + 1) &&
-           atomic_load(&team->tasks_pending) == 0;
+           !omp_team_tasks_pending(team);
 }
 
 static void try_release(omp_team_t *team, uint64_t gen)
@@ -44,16 +46,15 @@ static bool bar_pred(void *arg)
 {
     bar_wait_t *b = arg;
     omp_team_t *team = b->team;
-    return atomic_load_explicit(&team->bar_gen, memory_order_acquire) > b->gen ||
-           atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0 || complete(team, b->gen) ||
+    return atomic_load_explicit(&team->bar_gen, memory_order_acquire) > b->gen || omp_team_has_tasks(team) ||
+           complete(team, b->gen) ||
            (b->cancellable && atomic_load_explicit(&team->cancelled, memory_order_relaxed));
 }
 
 static bool tasks_pred(void *arg)
 {
     omp_team_t *team = arg;
-    return atomic_load_explicit(&team->tasks_pending, memory_order_acquire) == 0 ||
-           atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0;
+    return !omp_team_tasks_pending(team) || omp_team_has_tasks(team);
 }
 
 static bool barrier_wait(omp_thread_t *thr, bool cancellable)
@@ -61,8 +62,8 @@ static bool barrier_wait(omp_thread_t *thr, bool cancellable)
     omp_team_t *team = thr->ts.team;
     if (team->nthreads == 1) {
         /* Only tasks can be pending (a detached one may wait for another thread's omp_fulfill_event). */
-        while (atomic_load_explicit(&team->tasks_pending, memory_order_acquire) > 0) {
-            if (!omp_task_run_one(thr, TQ_TEAM, NULL))
+        while (omp_team_tasks_pending(team)) {
+            if (!omp_task_run_one(thr, NULL, 0))
                 omp_team_wait(thr, team, tasks_pred, team);
         }
         return cancellable && atomic_load_explicit(&team->cancelled, memory_order_relaxed);
@@ -77,7 +78,7 @@ static bool barrier_wait(omp_thread_t *thr, bool cancellable)
             break;
         if (cancellable && atomic_load_explicit(&team->cancelled, memory_order_acquire))
             return true;
-        if (omp_task_run_one(thr, TQ_TEAM, NULL)) {
+        if (omp_task_run_one(thr, NULL, 0)) {
             try_release(team, b.gen);
             continue;
         }

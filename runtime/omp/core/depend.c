@@ -116,7 +116,7 @@ static void add_dep(omp_task_t *parent, omp_task_t *t, void *addr, int kind)
             e->readers = r;
             e->readers_cap = cap;
         }
-        atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+        omp_task_ref(t);
         e->readers[e->nreaders++] = t;
         return;
     }
@@ -131,7 +131,7 @@ static void add_dep(omp_task_t *parent, omp_task_t *t, void *addr, int kind)
         add_edge(e->last_out, t);
     }
     if (e->last_out != t) {
-        atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+        omp_task_ref(t);
         if (e->last_out)
             omp_task_unref(e->last_out);
         e->last_out = t;

@@ -25,8 +25,7 @@ typedef struct {
 static bool tasks_done(void *arg)
 {
     omp_team_t *team = arg;
-    return atomic_load_explicit(&team->tasks_pending, memory_order_acquire) == 0 ||
-           atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0;
+    return !omp_team_tasks_pending(team) || omp_team_has_tasks(team);
 }
 
 /* Become the initial thread of a new contention group; returns what to restore. */
@@ -58,8 +57,8 @@ static omp_team_t *enter_initial(omp_thread_t *thr, saved_state_t *saved, _Atomi
 static void leave_initial(omp_thread_t *thr, omp_team_t *team, saved_state_t *saved)
 {
     /* The initial task's implicit barrier: its tasks complete first. */
-    while (atomic_load_explicit(&team->tasks_pending, memory_order_acquire) > 0) {
-        if (!omp_task_run_one(thr, TQ_TEAM, NULL))
+    while (omp_team_tasks_pending(team)) {
+        if (!omp_task_run_one(thr, NULL, 0))
             omp_team_wait(thr, team, tasks_done, team);
     }
     omp_task_end_implicit(&team->implicit[0]);

@@ -1,11 +1,13 @@
 /* Explicit tasks (OpenMP 5.1 section 2.12). Tasks are stackless work items: whichever team thread takes
  * one runs it on its own stack, at a task scheduling point (barrier, join, taskwait, taskgroup end).
- * A ready task sits in up to three priority queues under the team's task lock: the team's (barriers take
- * from it), its parent's children (taskwait) and its taskgroup's (taskgroup end), so a waiting task only
- * runs tasks it waits for (the tied-task scheduling constraint). Completion updates the parent's, the
- * taskgroup's and the team's counters under the same lock, which is what lets a waiter free a taskgroup
- * as soon as it sees the count reach zero. Reference counts keep a task alive while a child, a dependence
- * table or its own completion may still touch it. */
+ * Ready tasks wait in their creator's deque (core/taskq.c). Counters say when a wait is over: a task's
+ * pending children (in one word with its reference count), a taskgroup's pending tasks, and for the
+ * barrier each implicit task's pending explicit tasks (those rooted there: the creator and the completer
+ * of a task of one producer then both write the producer's line, not a team-wide one). A counter leaves
+ * zero without a lock, and reaches zero only under the team task lock, where its last completer also
+ * reads the waiter and checks the barrier: a waiter that saw zero takes that lock once and then knows
+ * nobody touches the task, the taskgroup or the team for that count any more. Reference counts keep a
+ * task alive while a child, a dependence table or its own completion may still touch it. */
 #include "../omp_internal.h"
 
 #include <stdlib.h>
@@ -35,34 +37,86 @@ static size_t small_size(void)
  * stos`, whose start-up was a third of task creation's cycles (perf, EPCC task benchmark). */
 static void task_clear(omp_task_t *t)
 {
-    t->parent = NULL;
+    t->parent = t->root = NULL;
     t->taskgroup = t->member_of = NULL;
     t->team = NULL;
     t->fn = NULL;
     t->data = NULL;
+    t->q_next = t->q_prev = NULL;
+    t->seq = t->mark = 0;
+    t->depth = t->creator_num = 0;
     t->priority = 0;
-    t->implicit = t->final = t->undeferred = t->detach = t->on_stack = false;
+    t->implicit = t->final = t->undeferred = t->detach = t->on_stack = t->in_prio = false;
     t->promoted = NULL;
-    for (int k = 0; k < TQ_COUNT; k++) {
-        t->queued_in[k] = false;
-        t->q_next[k] = t->q_prev[k] = NULL;
-    }
     atomic_init(&t->state, 0);
     atomic_init(&t->votes, 0);
     atomic_init(&t->deps_met, false);
     t->creator = NULL;
-    atomic_init(&t->children_pending, 0);
-    t->children.head = t->children.tail = NULL;
-    atomic_init(&t->children.count, 0);
-    atomic_init(&t->waiter, NULL);
     t->deps = NULL;
     atomic_init(&t->npredecessors, 0);
     atomic_init(&t->dep_lock, 0);
     t->dep_complete = false;
     t->successors = NULL;
     t->nsuccessors = t->successors_cap = 0;
-    atomic_init(&t->refs, 0);
     t->alloc_size = 0;
+    atomic_init(&t->cnt, 0);
+    atomic_init(&t->pending, 0);
+    atomic_init(&t->waiter, NULL);
+}
+
+/* Take every batch given back to the team into the caller's (empty) free list. A producer's blocks are
+ * freed by the threads that ran its tasks: without this it allocated every block from malloc while the
+ * others freed theirs, contending with it on glibc's arena lock (futex waits in perf). */
+static void take_batches(omp_thread_t *thr, omp_team_t *team)
+{
+    if (!atomic_load_explicit(&team->free_batches, memory_order_relaxed))
+        return;
+    /* acquire: the blocks' last writes (their completion) before we reuse them. */
+    omp_task_t *b = atomic_exchange_explicit(&team->free_batches, NULL, memory_order_acquire);
+    omp_task_t *tail = NULL;
+    int n = 0;
+    while (b) {
+        omp_task_t *next = b->q_next; /* batch head: q_next the next batch, q_prev its last block */
+        if (tail)
+            tail->parent = b;
+        else
+            thr->free_tasks = b;
+        tail = b->q_prev;
+        n += (int)b->seq;
+        b = next;
+    }
+    if (tail) {
+        tail->parent = NULL;
+        thr->free_tail = tail;
+        thr->nfree_tasks = n;
+    }
+}
+
+static void give_batch(omp_thread_t *thr, omp_team_t *team)
+{
+    omp_task_t *b = thr->free_tasks;
+    b->q_prev = thr->free_tail;
+    b->seq = (unsigned long)thr->nfree_tasks;
+    omp_task_t *head = atomic_load_explicit(&team->free_batches, memory_order_relaxed);
+    do
+        b->q_next = head;
+    while (!atomic_compare_exchange_weak_explicit(&team->free_batches, &head, b, memory_order_release,
+                                                  memory_order_relaxed));
+    thr->free_tasks = thr->free_tail = NULL;
+    thr->nfree_tasks = 0;
+}
+
+void omp_task_free_batches(omp_team_t *team)
+{
+    omp_task_t *b = atomic_exchange(&team->free_batches, NULL);
+    while (b) {
+        omp_task_t *next = b->q_next;
+        for (omp_task_t *t = b, *n; t; t = n) {
+            n = t->parent;
+            free(t);
+        }
+        b = next;
+    }
 }
 
 static omp_task_t *task_alloc(omp_thread_t *thr, size_t data_bytes, size_t align, void **data)
@@ -73,6 +127,8 @@ static omp_task_t *task_alloc(omp_thread_t *thr, size_t data_bytes, size_t align
     size_t need = header + data_bytes + (align > 64 ? align : 0);
     omp_task_t *t;
     size_t size;
+    if (need <= small_size() && !thr->free_tasks && thr->ts.team)
+        take_batches(thr, thr->ts.team);
     if (need <= small_size() && thr->free_tasks) {
         t = thr->free_tasks;
         thr->free_tasks = t->parent;
@@ -98,19 +154,30 @@ void omp_task_free(omp_task_t *t)
     omp_thread_t *thr = NULL;
     mpcrt_ult_t *u = mpcrt_ult_self();
     thr = u ? mpcrt_ult_slot(u, MPCRT_ULT_SLOT_OMP) : omp_kthread_self;
-    if (thr && t->alloc_size == small_size() && thr->nfree_tasks < FREE_LIST_MAX) {
-        t->parent = thr->free_tasks;
-        thr->free_tasks = t;
-        thr->nfree_tasks++;
-        return;
+    if (thr && t->alloc_size == small_size()) {
+        if (thr->nfree_tasks >= FREE_LIST_MAX && thr->ts.team && thr->ts.team->nthreads > 1)
+            give_batch(thr, thr->ts.team);
+        if (thr->nfree_tasks < FREE_LIST_MAX) {
+            if (!thr->free_tasks)
+                thr->free_tail = t;
+            t->parent = thr->free_tasks;
+            thr->free_tasks = t;
+            thr->nfree_tasks++;
+            return;
+        }
     }
     free(t);
+}
+
+void omp_task_ref(omp_task_t *t)
+{
+    atomic_fetch_add_explicit(&t->cnt, OMP_TASK_REF, memory_order_relaxed);
 }
 
 void omp_task_unref(omp_task_t *t)
 {
     /* acq_rel: the last reference sees every other holder's writes before freeing. */
-    if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1 && !t->implicit)
+    if ((uint32_t)atomic_fetch_sub_explicit(&t->cnt, OMP_TASK_REF, memory_order_acq_rel) == 1 && !t->implicit)
         omp_task_free(t);
 }
 
@@ -122,8 +189,9 @@ void omp_task_init_implicit(omp_task_t *task, omp_team_t *team, const omp_icv_t 
     task_clear(task);
     task->implicit = true;
     task->team = team;
+    task->root = task;
     task->icv = *icv;
-    atomic_init(&task->refs, 1);
+    atomic_init(&task->cnt, OMP_TASK_REF);
     atomic_init(&task->state, TASK_RUNNING);
 }
 
@@ -138,76 +206,19 @@ bool omp_task_in_final(omp_thread_t *thr)
     return thr->task->final;
 }
 
-/* ---- queues (team task lock held) */
-
-static void q_insert(omp_taskq_t *q, omp_task_t *t, int k)
+/* The implicit task that counts a new child of parent. A thread's own initial task (an idle worker's) is
+ * no team's implicit task: its children count on the thread's implicit task in its team. */
+static omp_task_t *root_of(omp_thread_t *thr, omp_task_t *parent)
 {
-    omp_task_t *after = q->tail;
-    while (after && after->priority < t->priority)
-        after = after->q_prev[k];
-    t->q_prev[k] = after;
-    t->q_next[k] = after ? after->q_next[k] : q->head;
-    if (t->q_next[k])
-        t->q_next[k]->q_prev[k] = t;
-    else
-        q->tail = t;
-    if (after)
-        after->q_next[k] = t;
-    else
-        q->head = t;
-    t->queued_in[k] = true;
-    atomic_fetch_add_explicit(&q->count, 1, memory_order_relaxed);
+    return OMP_LIKELY(parent->root != NULL) ? parent->root : &thr->ts.team->implicit[thr->ts.num];
 }
 
-static void q_remove(omp_taskq_t *q, omp_task_t *t, int k)
-{
-    if (t->q_prev[k])
-        t->q_prev[k]->q_next[k] = t->q_next[k];
-    else
-        q->head = t->q_next[k];
-    if (t->q_next[k])
-        t->q_next[k]->q_prev[k] = t->q_prev[k];
-    else
-        q->tail = t->q_prev[k];
-    t->q_next[k] = t->q_prev[k] = NULL;
-    t->queued_in[k] = false;
-    atomic_fetch_sub_explicit(&q->count, 1, memory_order_relaxed);
-}
-
-static void dequeue_all(omp_team_t *team, omp_task_t *t)
-{
-    if (t->queued_in[TQ_TEAM])
-        q_remove(&team->queue, t, TQ_TEAM);
-    if (t->queued_in[TQ_CHILD])
-        q_remove(&t->parent->children, t, TQ_CHILD);
-    if (t->queued_in[TQ_GROUP])
-        q_remove(&t->member_of->queue, t, TQ_GROUP);
-    atomic_fetch_sub_explicit(&team->tasks_queued, 1, memory_order_relaxed);
-}
+/* ---- queueing */
 
 static void enqueue(omp_task_t *t)
 {
-    omp_team_t *team = t->team;
-    omp_thread_t *wake_parent = NULL, *wake_group = NULL;
-    atomic_store_explicit(&t->state, TASK_QUEUED, memory_order_relaxed);
-    omp_spin_lock(&team->task_lock);
-    q_insert(&team->queue, t, TQ_TEAM);
-    if (t->parent)
-        q_insert(&t->parent->children, t, TQ_CHILD);
-    if (t->member_of)
-        q_insert(&t->member_of->queue, t, TQ_GROUP);
-    atomic_fetch_add_explicit(&team->tasks_queued, 1, memory_order_release);
-    atomic_thread_fence(memory_order_seq_cst); /* the queue counts before the waiters (Dekker) */
-    if (t->parent)
-        wake_parent = atomic_load_explicit(&t->parent->waiter, memory_order_relaxed);
-    if (t->member_of)
-        wake_group = atomic_load_explicit(&t->member_of->waiter, memory_order_relaxed);
-    omp_spin_unlock(&team->task_lock);
-    if (wake_parent)
-        omp_wake(wake_parent);
-    if (wake_group && wake_group != wake_parent)
-        omp_wake(wake_group);
-    omp_team_notify_one(team);
+    omp_taskq_push(t);
+    omp_team_notify_one(t->team);
 }
 
 void omp_task_make_ready(omp_task_t *t)
@@ -219,7 +230,10 @@ void omp_task_make_ready(omp_task_t *t)
         omp_wake(creator);
         return;
     }
-    enqueue(t);
+    /* Released by a completer: the parent's thread (whose deque gets it) may wait for it. */
+    omp_taskq_push(t);
+    omp_wake(t->team->threads[t->creator_num]);
+    omp_team_notify_one(t->team);
 }
 
 /* ---- completion */
@@ -241,37 +255,64 @@ bool omp_task_cancelled(omp_task_t *t)
     return group_cancelled(t->member_of);
 }
 
+/* A count that stays above zero: one CAS (the guess fails only when the count is not 2; the retry then
+ * finds the line already in this core's cache). False: it is 1, the caller takes it to 0 under the lock. */
+static bool count_down(_Atomic long *c)
+{
+    long v = 2;
+    while (v > 1)
+        if (atomic_compare_exchange_weak(c, &v, v - 1)) /* seq_cst: the barrier's Dekker pairs */
+            return true;
+    return false;
+}
+
+static bool child_done(omp_task_t *parent)
+{
+    uint64_t v = 2 * OMP_TASK_CHILD;
+    while ((v >> 32) > 1)
+        if (atomic_compare_exchange_weak(&parent->cnt, &v, v - OMP_TASK_CHILD))
+            return true; /* its references stay above its children: nothing to free */
+    return false;
+}
+
 static void complete(omp_task_t *t)
 {
     omp_team_t *team = t->team;
     omp_deps_release(t);
     if (t->deps)
         omp_deps_clear(t); /* no more children will be created */
-    omp_task_t *parent = t->parent;
+    omp_task_t *parent = t->parent, *root = t->root;
     omp_taskgroup_t *group = t->member_of;
-    omp_thread_t *wake_parent = NULL, *wake_group = NULL;
-    bool free_parent = false;
-    omp_spin_lock(&team->task_lock);
     atomic_store_explicit(&t->state, TASK_COMPLETE, memory_order_release);
-    if (parent) {
-        /* seq_cst pairs: the waiter stores `waiter` then reads the count (Dekker). */
-        if (atomic_fetch_sub(&parent->children_pending, 1) == 1)
-            wake_parent = atomic_load(&parent->waiter);
-        free_parent = atomic_fetch_sub_explicit(&parent->refs, 1, memory_order_acq_rel) == 1 && !parent->implicit;
+    /* The parent first, the root last: a parent that is the root (an implicit task) is then done with
+     * before the root's count can reach zero and let the region end. */
+    bool parent_last = parent && !child_done(parent);
+    bool group_last = group && !count_down(&group->pending);
+    bool root_last = !count_down(&root->pending);
+    if (parent_last || group_last || root_last) {
+        omp_thread_t *wake_parent = NULL, *wake_group = NULL;
+        bool free_parent = false;
+        omp_spin_lock(&team->task_lock);
+        if (parent_last) {
+            /* seq_cst pairs: the waiter stores `waiter` then reads the count (Dekker). */
+            uint64_t old = atomic_fetch_sub(&parent->cnt, OMP_TASK_CHILD);
+            if ((old >> 32) == 1)
+                wake_parent = atomic_load(&parent->waiter);
+            free_parent = (uint32_t)old == 1 && !parent->implicit;
+        }
+        if (group_last && atomic_fetch_sub(&group->pending, 1) == 1)
+            wake_group = atomic_load(&group->waiter);
+        /* seq_cst: the barrier's completion test pairs this with the seq_cst arrivals. */
+        if (root_last && atomic_fetch_sub(&root->pending, 1) == 1)
+            omp_barrier_check(team); /* wakes only: never blocks or switches */
+        omp_spin_unlock(&team->task_lock);
+        if (wake_parent)
+            omp_wake(wake_parent);
+        if (wake_group && wake_group != wake_parent)
+            omp_wake(wake_group);
+        if (free_parent)
+            omp_task_free(parent);
     }
-    if (group && atomic_fetch_sub(&group->pending, 1) == 1)
-        wake_group = atomic_load(&group->waiter);
-    /* seq_cst: the barrier's completion test pairs this with the seq_cst arrivals. Still under the lock:
-     * a master that saw the count reach zero takes the lock before it resets the team. */
-    if (atomic_fetch_sub(&team->tasks_pending, 1) == 1)
-        omp_barrier_check(team); /* wakes only: never blocks or switches */
-    omp_spin_unlock(&team->task_lock);
-    if (wake_parent)
-        omp_wake(wake_parent);
-    if (wake_group && wake_group != wake_parent)
-        omp_wake(wake_group);
-    if (free_parent)
-        omp_task_free(parent);
     omp_task_unref(t);
 }
 
@@ -294,6 +335,7 @@ static void run_task(omp_thread_t *thr, omp_task_t *t)
 {
     omp_task_t *prev = thr->task;
     thr->task = t;
+    t->mark = atomic_load_explicit(&thr->ts.team->deques[thr->ts.num].pushes, memory_order_relaxed);
     atomic_store_explicit(&t->state, TASK_RUNNING, memory_order_relaxed);
     if (!omp_task_cancelled(t) && t->fn)
         t->fn(t->data);
@@ -307,17 +349,31 @@ static void run_task(omp_thread_t *thr, omp_task_t *t)
 static omp_task_t *promote(omp_thread_t *thr, omp_task_t *s)
 {
     void *unused;
-    omp_task_t *h = task_alloc(thr, 0, 1, &unused);
-    size_t size = h->alloc_size;
-    memcpy(h, s, sizeof *h);
-    h->alloc_size = size;
-    h->on_stack = false;
-    atomic_init(&h->refs, 2); /* its own, and its runner's until it completes */
-    atomic_fetch_add_explicit(&h->parent->refs, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&h->parent->children_pending, 1, memory_order_relaxed);
+    omp_task_t *h = task_alloc(thr, 0, 1, &unused); /* every field cleared: s has only those run_inline set */
+    h->parent = s->parent;
+    h->root = s->root;
+    h->taskgroup = s->taskgroup;
+    h->member_of = s->member_of;
+    h->team = s->team;
+    h->fn = s->fn;
+    h->data = s->data;
+    h->mark = s->mark;
+    h->depth = s->depth;
+    h->creator_num = s->creator_num;
+    h->priority = s->priority;
+    h->final = s->final;
+    h->undeferred = true;
+    h->creator = s->creator;
+    h->icv = s->icv;
+    atomic_init(&h->state, TASK_RUNNING);
+    atomic_init(&h->votes, 1);
+    atomic_init(&h->cnt, 2 * OMP_TASK_REF); /* its own, and its runner's until it completes */
+    atomic_fetch_add_explicit(&h->parent->cnt, OMP_TASK_CHILD, memory_order_relaxed);
     if (h->member_of)
         atomic_fetch_add_explicit(&h->member_of->pending, 1, memory_order_relaxed);
-    atomic_fetch_add(&h->team->tasks_pending, 1);
+    atomic_fetch_add(&h->root->pending, 1);
+    if (!atomic_load_explicit(&h->team->tasks_seen, memory_order_relaxed))
+        atomic_store_explicit(&h->team->tasks_seen, true, memory_order_relaxed);
     s->promoted = h;
     thr->task = h;
     return h;
@@ -331,9 +387,14 @@ static omp_task_t *promote(omp_thread_t *thr, omp_task_t *s)
 static void run_inline(omp_thread_t *thr, omp_task_t *parent, void (*fn)(void *), void *data, bool final,
                        int priority)
 {
+    /* Only the fields that the task's own constructs read (taskwait: cnt and deps; creating a child
+     * promotes it first, see promote): not task_clear, which is most of this path's stores. */
     omp_task_t t;
-    task_clear(&t);
     t.parent = parent;
+    t.root = root_of(thr, parent);
+    t.depth = parent->depth + 1;
+    t.creator_num = thr->ts.num;
+    t.mark = atomic_load_explicit(&thr->ts.team->deques[thr->ts.num].pushes, memory_order_relaxed);
     t.team = thr->ts.team;
     t.icv = parent->icv;
     t.fn = fn;
@@ -344,7 +405,10 @@ static void run_inline(omp_thread_t *thr, omp_task_t *parent, void (*fn)(void *)
     t.on_stack = true;
     t.creator = thr;
     t.priority = priority;
-    atomic_init(&t.refs, 1);
+    t.implicit = t.detach = false;
+    t.promoted = NULL;
+    t.deps = NULL;
+    atomic_init(&t.cnt, OMP_TASK_REF);
     atomic_init(&t.votes, 1);
     atomic_init(&t.state, TASK_RUNNING);
     thr->task = &t;
@@ -357,29 +421,9 @@ static void run_inline(omp_thread_t *thr, omp_task_t *parent, void (*fn)(void *)
     }
 }
 
-bool omp_task_run_one(omp_thread_t *thr, int kind, void *owner)
+bool omp_task_run_one(omp_thread_t *thr, omp_task_t *within, unsigned long region)
 {
-    omp_team_t *team = thr->ts.team;
-    if (atomic_load_explicit(&team->tasks_queued, memory_order_acquire) == 0)
-        return false;
-    omp_task_t *t = NULL;
-    omp_spin_lock(&team->task_lock);
-    switch (kind) {
-    case TQ_TEAM:
-        /* owner: a worker past its region helps only with tasks of that region. */
-        if (!owner || atomic_load_explicit(&team->region, memory_order_relaxed) == (unsigned long)(uintptr_t)owner)
-            t = team->queue.head;
-        break;
-    case TQ_CHILD:
-        t = ((omp_task_t *)owner)->children.head;
-        break;
-    case TQ_GROUP:
-        t = ((omp_taskgroup_t *)owner)->queue.head;
-        break;
-    }
-    if (t)
-        dequeue_all(team, t);
-    omp_spin_unlock(&team->task_lock);
+    omp_task_t *t = omp_taskq_take(thr, within, region);
     if (!t)
         return false;
     run_task(thr, t);
@@ -393,22 +437,64 @@ static int clamp_priority(int priority)
     return priority < 0 ? 0 : priority > omp_global.max_task_priority ? omp_global.max_task_priority : priority;
 }
 
-typedef struct {
-    omp_task_t *task;
-} deps_wait_t;
+/* ---- waiting inside a task: run what the wait allows, else sleep until the wait is over or the
+ * waiting thread's deque gets a new task (a child released by its dependences lands there). */
 
-static bool deps_met(void *arg)
+typedef struct {
+    bool (*done)(void *);
+    void *arg;
+    _Atomic unsigned long *pushes;
+    unsigned long seen;
+    omp_team_t *alone; /* a team of one: any queued task wakes it */
+} help_wait_t;
+
+static bool help_pred(void *arg)
 {
-    deps_wait_t *w = arg;
-    return atomic_load_explicit(&w->task->deps_met, memory_order_acquire) ||
-           atomic_load_explicit(&w->task->parent->children.count, memory_order_relaxed) > 0;
+    help_wait_t *w = arg;
+    return w->done(w->arg) || atomic_load(w->pushes) != w->seen || (w->alone && omp_team_has_tasks(w->alone));
 }
 
-static bool complete_pred(void *arg)
+/* Until done(arg): run tasks (descendants of `within`, or any if NULL), else wait, published in the
+ * waiter slots given (seq_cst stores: the completer that makes done true reads them after its update). */
+static void help_until(omp_thread_t *thr, omp_task_t *within, bool (*done)(void *), void *arg,
+                       _Atomic(omp_thread_t *) *slot1, _Atomic(omp_thread_t *) *slot2)
 {
-    omp_task_t *t = arg;
-    return atomic_load_explicit(&t->state, memory_order_acquire) == TASK_COMPLETE ||
-           atomic_load_explicit(&t->team->tasks_queued, memory_order_relaxed) > 0;
+    omp_team_t *team = thr->ts.team;
+    help_wait_t w = {done, arg, &team->deques[thr->ts.num].pushes, 0, team->nthreads == 1 ? team : NULL};
+    while (!done(arg)) {
+        w.seen = atomic_load(w.pushes); /* before looking: a later push ends the wait */
+        if (omp_task_run_one(thr, within, 0))
+            continue;
+        if (slot1)
+            atomic_store(slot1, thr);
+        if (slot2)
+            atomic_store(slot2, thr);
+        omp_team_wait(thr, team, help_pred, &w);
+        if (slot2)
+            atomic_store(slot2, NULL);
+        if (slot1)
+            atomic_store(slot1, NULL);
+    }
+}
+
+static bool deps_done(void *arg)
+{
+    return atomic_load_explicit(&((omp_task_t *)arg)->deps_met, memory_order_acquire);
+}
+
+static bool task_done(void *arg)
+{
+    return atomic_load_explicit(&((omp_task_t *)arg)->state, memory_order_acquire) == TASK_COMPLETE;
+}
+
+static bool children_done(void *arg)
+{
+    return (atomic_load_explicit(&((omp_task_t *)arg)->cnt, memory_order_acquire) >> 32) == 0;
+}
+
+static bool group_done(void *arg)
+{
+    return atomic_load_explicit(&((omp_taskgroup_t *)arg)->pending, memory_order_acquire) == 0;
 }
 
 void omp_task_create(omp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -437,7 +523,7 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
     /* Throttled tasks run as undeferred ones (no copy of their data); those with dependences or
      * priorities stay queued, where their order is kept, and detachable ones too. */
     bool throttle = !alone && !has_deps && !is_detach && !(flags & TASK_FLAG_PRIORITY) &&
-                    atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) >
+                    atomic_load_explicit(&team->deques[thr->ts.num].count, memory_order_relaxed) >
                         (long)THROTTLE_PER_THREAD * team->nthreads;
     bool undeferred = !if_clause || parent->final || throttle;
     if ((undeferred || alone) && !has_deps && !is_detach && !cpyfn && !adjust) {
@@ -452,6 +538,9 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
     bool copy = (!undeferred && (!alone || has_deps)) || cpyfn || adjust;
     omp_task_t *t = task_alloc(thr, copy ? (size_t)arg_size : 0, (size_t)arg_align, &task_data);
     t->parent = parent;
+    t->root = root_of(thr, parent);
+    t->depth = parent->depth + 1;
+    t->creator_num = thr->ts.num;
     t->team = team;
     t->icv = parent->icv;
     t->fn = fn;
@@ -463,7 +552,7 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
     t->detach = is_detach;
     if (flags & TASK_FLAG_PRIORITY)
         t->priority = clamp_priority(priority);
-    atomic_init(&t->refs, 1);
+    atomic_init(&t->cnt, OMP_TASK_REF);
     atomic_init(&t->votes, is_detach ? 2 : 1);
     atomic_init(&t->state, TASK_WAITING);
     /* The event handle goes to the detach variable and, where the task body reads it, to the first word
@@ -485,11 +574,10 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
         t->data = data;
     }
 
-    atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&parent->children_pending, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&parent->cnt, OMP_TASK_CHILD, memory_order_relaxed);
     if (t->member_of)
         atomic_fetch_add_explicit(&t->member_of->pending, 1, memory_order_relaxed);
-    atomic_fetch_add(&team->tasks_pending, 1);
+    atomic_fetch_add(&t->root->pending, 1); /* seq_cst: see omp_barrier */
     if (!atomic_load_explicit(&team->tasks_seen, memory_order_relaxed))
         atomic_store_explicit(&team->tasks_seen, true, memory_order_relaxed);
 
@@ -499,7 +587,7 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
 
     if (!undeferred) {
         if (ready && alone) {
-            atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+            omp_task_ref(t);
             run_task(thr, t);
             omp_task_unref(t);
         } else if (ready) {
@@ -508,47 +596,25 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
         return; /* not ready: a predecessor's completion queues it */
     }
     /* Undeferred: wait for the predecessors (running siblings meanwhile), then run it here. */
-    if (!ready) {
-        deps_wait_t w = {t};
-        while (!atomic_load_explicit(&t->deps_met, memory_order_acquire)) {
-            if (omp_task_run_one(thr, TQ_CHILD, parent))
-                continue;
-            atomic_store(&parent->waiter, thr);
-            omp_team_wait(thr, team, deps_met, &w);
-            atomic_store(&parent->waiter, NULL);
-        }
-    }
-    atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed); /* keep it to watch its completion */
+    if (!ready)
+        help_until(thr, parent, deps_done, t, &parent->waiter, NULL);
+    omp_task_ref(t); /* keep it to watch its completion */
     run_task(thr, t);
     /* An undeferred detached task: the generating task waits for the event too. */
-    while (atomic_load_explicit(&t->state, memory_order_acquire) != TASK_COMPLETE) {
-        if (omp_task_run_one(thr, TQ_TEAM, NULL))
-            continue;
-        omp_team_wait(thr, team, complete_pred, t);
-    }
+    if (!task_done(t))
+        help_until(thr, NULL, task_done, t, NULL, NULL);
     omp_task_unref(t);
 }
 
-/* ---- waiting */
-
-static bool children_pred(void *arg)
-{
-    omp_task_t *t = arg;
-    return atomic_load_explicit(&t->children_pending, memory_order_acquire) == 0 ||
-           atomic_load_explicit(&t->children.count, memory_order_relaxed) > 0;
-}
+/* ---- taskwait, taskgroup */
 
 void omp_taskwait(omp_thread_t *thr)
 {
     omp_task_t *task = thr->task;
-    while (atomic_load_explicit(&task->children_pending, memory_order_acquire) > 0) {
-        if (omp_task_run_one(thr, TQ_CHILD, task))
-            continue;
-        atomic_store(&task->waiter, thr);
-        omp_team_wait(thr, thr->ts.team, children_pred, task);
-        atomic_store(&task->waiter, NULL);
-    }
-    /* The completer of the last child may still hold the team lock with our waiter pointer. */
+    if (children_done(task))
+        return;
+    help_until(thr, task, children_done, task, &task->waiter, NULL);
+    /* The count reached zero under the team lock, where its completer read our waiter slot. */
     omp_spin_lock(&thr->ts.team->task_lock);
     omp_spin_unlock(&thr->ts.team->task_lock);
     if (task->deps)
@@ -576,44 +642,15 @@ void omp_taskgroup_start(omp_thread_t *thr)
     thr->task->taskgroup = g;
 }
 
-typedef struct {
-    omp_taskgroup_t *group;
-    omp_task_t *task;
-    omp_team_t *team;
-} group_wait_t;
-
-static bool group_pred(void *arg)
-{
-    group_wait_t *w = arg;
-    return atomic_load_explicit(&w->group->pending, memory_order_acquire) == 0 ||
-           atomic_load_explicit(&w->group->queue.count, memory_order_relaxed) > 0 ||
-           atomic_load_explicit(&w->task->children.count, memory_order_relaxed) > 0 ||
-           (w->team->nthreads == 1 && atomic_load_explicit(&w->team->tasks_queued, memory_order_relaxed) > 0);
-}
-
-/* A task of the group may wait for a dependence on a task outside it: then run the waiting task's other
- * children (descendants, so the scheduling constraint holds), and in a team of one anything queued. */
-static bool run_for_group(omp_thread_t *thr, omp_taskgroup_t *g)
-{
-    return omp_task_run_one(thr, TQ_GROUP, g) || omp_task_run_one(thr, TQ_CHILD, thr->task) ||
-           (thr->ts.team->nthreads == 1 && omp_task_run_one(thr, TQ_TEAM, NULL));
-}
-
 void omp_taskgroup_end(omp_thread_t *thr)
 {
     omp_taskgroup_t *g = thr->task->taskgroup;
     if (!g)
         return;
-    group_wait_t w = {g, thr->task, thr->ts.team};
-    while (atomic_load_explicit(&g->pending, memory_order_acquire) > 0) {
-        if (run_for_group(thr, g))
-            continue;
-        atomic_store(&g->waiter, thr);
-        atomic_store(&thr->task->waiter, thr);
-        omp_team_wait(thr, thr->ts.team, group_pred, &w);
-        atomic_store(&thr->task->waiter, NULL);
-        atomic_store(&g->waiter, NULL);
-    }
+    /* The group's tasks descend from this task. (A team of one also runs anything queued: help_pred.) */
+    if (!group_done(g))
+        help_until(thr, thr->ts.team->nthreads == 1 ? NULL : thr->task, group_done, g, &g->waiter,
+                   &thr->task->waiter);
     /* The last completer updated g under the team lock: once we hold it, nobody touches g any more. */
     omp_spin_lock(&thr->ts.team->task_lock);
     omp_spin_unlock(&thr->ts.team->task_lock);

@@ -51,9 +51,11 @@ static omp_team_t *team_alloc(unsigned capacity)
     /* Lines of their own: the master writes threads[0] and the places only when they change. */
     team->thread_place = alloc_lines(sizeof(int) * 3 * capacity); /* place, partition first, length */
     team->implicit = alloc_lines(sizeof *team->implicit * capacity);
+    team->deques = alloc_lines(sizeof *team->deques * capacity);
     team->worker_states = omp_malloc_aligned(OMP_CACHE_LINE, sizeof(omp_thread_t) * capacity);
     memset(team->worker_states, 0, sizeof(omp_thread_t) * capacity);
-    if (!team->threads || !team->worker_ults || !team->worker_vp || !team->thread_place || !team->implicit)
+    if (!team->threads || !team->worker_ults || !team->worker_vp || !team->thread_place || !team->implicit ||
+        !team->deques)
         omp_fatal("out of memory creating a team of %u threads", capacity);
     for (unsigned i = 0; i < capacity; i++)
         team->worker_vp[i] = -1;
@@ -71,11 +73,15 @@ static void team_free(omp_team_t *team)
     for (unsigned i = 0; i < team->capacity; i++)
         if (team->implicit[i].deps)
             omp_deps_clear(&team->implicit[i]);
+    omp_task_free_batches(team);
+    for (unsigned i = 0; i < team->capacity; i++)
+        omp_taskq_free(&team->deques[i]);
     free(team->threads);
     free(team->worker_ults);
     free(team->worker_vp);
     free(team->thread_place);
     free(team->implicit);
+    free(team->deques);
     free(team->worker_states);
     free(team);
 }
@@ -142,7 +148,7 @@ static bool worker_has_work(void *arg)
     omp_thread_t *w = arg;
     omp_team_t *team = w->home_team;
     return atomic_load_explicit(&w->go, memory_order_acquire) != w->go_seen ||
-           (atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0 &&
+           (omp_team_has_tasks(team) &&
             atomic_load_explicit(&team->region, memory_order_relaxed) == w->last_region);
 }
 
@@ -211,7 +217,7 @@ static void *worker_main(void *arg)
                 break;
             run_region(w, team);
         } else {
-            omp_task_run_one(w, TQ_TEAM, (void *)(uintptr_t)w->last_region);
+            omp_task_run_one(w, NULL, w->last_region);
         }
     }
     release_cached(w); /* teams this worker created as the master of nested regions */
@@ -361,6 +367,7 @@ static void release_cached(omp_thread_t *thr)
         thr->free_tasks = t->parent;
         free(t);
     }
+    thr->free_tail = NULL;
     thr->nfree_tasks = 0;
 }
 
@@ -448,8 +455,8 @@ void omp_team_fork(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned n
         atomic_store_explicit(&team->single_count, 0, memory_order_relaxed);
     reset_ws_ring(team);
     omp_spin_lock(&team->task_lock);
-    /* Under the task lock: a helper that sees the old region under this lock cannot take a task of
-     * the new region, since those are queued later under the same lock. */
+    /* Before any task of the new region is queued: an idle worker that takes a task under a queue's
+     * lock checks the region there (core/taskq.c), and sees this once it sees such a task. */
     atomic_fetch_add_explicit(&team->region, 1, memory_order_relaxed);
     omp_spin_unlock(&team->task_lock);
     if (n > 1)
@@ -495,20 +502,20 @@ void omp_team_fork(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned n
 static bool join_done(omp_team_t *team)
 {
     return atomic_load_explicit(&team->join_arrived, memory_order_acquire) == team->nthreads - 1 &&
-           atomic_load_explicit(&team->tasks_pending, memory_order_acquire) == 0;
+           !omp_team_tasks_pending(team);
 }
 
 static bool join_pred(void *arg)
 {
     omp_team_t *team = arg;
-    return join_done(team) || atomic_load_explicit(&team->tasks_queued, memory_order_relaxed) > 0;
+    return join_done(team) || omp_team_has_tasks(team);
 }
 
 void omp_team_join(omp_thread_t *thr)
 {
     omp_team_t *team = thr->ts.team;
     while (!join_done(team)) {
-        if (omp_task_run_one(thr, TQ_TEAM, NULL))
+        if (omp_task_run_one(thr, NULL, 0))
             continue;
         omp_team_wait(thr, team, join_pred, team);
     }

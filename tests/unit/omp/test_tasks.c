@@ -1,7 +1,9 @@
 /* Tasks: every task runs once, taskwait waits for children only, dependences order writers and readers
  * (also through depobj and taskwait depend), taskgroup waits for descendants, taskloop covers its range,
  * detached tasks complete on omp_fulfill_event, final tasks are included, task reductions combine, and
- * tasks keep working when the team has more threads than VPs. */
+ * tasks keep working when the team has more threads than VPs; one producer's tasks run on every member,
+ * nested producers, taskwait with stolen children, dependence chains and orphan chains (deques with
+ * stealing, core/taskq.c). */
 #include "omp_test.h"
 
 #include <string.h>
@@ -307,6 +309,174 @@ static void test_undeferred_tasks_whose_children_outlive_them(void **state)
     }
 }
 
+/* Tasks queued by one thread are run by every member: each task waits (yielding) until every member runs
+ * one, so the test only ends if the others take tasks from the producer's deque (or from a thief's). In
+ * a ULT (as a rank's code): a plain program's main thread does not yield to its VP's ULTs in taskyield. */
+enum { ONE_PRODUCER_TASKS = 200, ONE_PRODUCER_THREADS = 4 };
+static _Atomic int one_producer_ran[ONE_PRODUCER_TASKS], one_producer_by[ONE_PRODUCER_THREADS];
+
+static void *one_producer(void *arg)
+{
+    (void)arg;
+    _Atomic int threads_seen = 0;
+#pragma omp parallel num_threads(ONE_PRODUCER_THREADS)
+#pragma omp single
+    for (int i = 0; i < ONE_PRODUCER_TASKS; i++) {
+#pragma omp task firstprivate(i) shared(threads_seen)
+        {
+            atomic_fetch_add(&one_producer_ran[i], 1);
+            if (atomic_fetch_add(&one_producer_by[omp_get_thread_num()], 1) == 0)
+                atomic_fetch_add(&threads_seen, 1);
+            while (atomic_load(&threads_seen) < ONE_PRODUCER_THREADS) {
+#pragma omp taskyield
+            }
+        }
+    }
+    return NULL;
+}
+
+static void test_one_producers_tasks_run_on_every_thread(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ONE_PRODUCER_TASKS; i++)
+        atomic_store(&one_producer_ran[i], 0);
+    for (int t = 0; t < ONE_PRODUCER_THREADS; t++)
+        atomic_store(&one_producer_by[t], 0);
+    run_in_ult(one_producer, NULL, 0, MPCRT_ULT_RANK);
+    for (int i = 0; i < ONE_PRODUCER_TASKS; i++)
+        assert_int_equal(atomic_load(&one_producer_ran[i]), 1);
+    for (int t = 0; t < ONE_PRODUCER_THREADS; t++)
+        assert_true(atomic_load(&one_producer_by[t]) >= 1);
+}
+
+static void spawn_tree(_Atomic int *count, int children, int grandchildren)
+{
+    atomic_fetch_add(count, 1);
+    for (int i = 0; i < children; i++) {
+#pragma omp task
+        spawn_tree(count, grandchildren, 0);
+    }
+}
+
+/* Every member creates tasks that create tasks and return without waiting: the barrier (and a taskgroup)
+ * must still wait for the whole tree, wherever its parts were queued and run. */
+static void test_nested_producers_on_every_thread(void **state)
+{
+    (void)state;
+    enum { PER_THREAD = 200, THREADS = 4, TREE = 1 + 5 + 5 * 2 };
+    _Atomic int count = 0, grouped = 0;
+    int after_group = -1;
+#pragma omp parallel num_threads(THREADS)
+    {
+        for (int i = 0; i < PER_THREAD; i++) {
+#pragma omp task
+            spawn_tree(&count, 5, 2);
+        }
+#pragma omp barrier
+        if (atomic_load(&count) != THREADS * PER_THREAD * TREE)
+            atomic_fetch_add(&count, 1000000);
+#pragma omp single
+        {
+#pragma omp taskgroup
+            {
+                for (int i = 0; i < PER_THREAD; i++) {
+#pragma omp task
+                    spawn_tree(&grouped, 5, 2);
+                }
+            }
+            after_group = atomic_load(&grouped);
+        }
+    }
+    assert_int_equal(atomic_load(&count), THREADS * PER_THREAD * TREE);
+    assert_int_equal(after_group, PER_THREAD * TREE);
+}
+
+/* taskwait while some children run on other threads (stolen) and others still wait in the queue. */
+static void test_taskwait_with_stolen_children(void **state)
+{
+    (void)state;
+    enum { CHILDREN = 64 };
+    for (int round = 0; round < 10; round++) {
+        _Atomic int started = 0, done = 0, release = 0;
+        int seen = -1;
+#pragma omp parallel num_threads(4)
+#pragma omp single
+        {
+            for (int i = 0; i < CHILDREN; i++) {
+#pragma omp task
+                {
+                    atomic_fetch_add(&started, 1);
+                    while (!atomic_load(&release)) {
+#pragma omp taskyield
+                    }
+                    atomic_fetch_add(&done, 1);
+                }
+            }
+            while (atomic_load(&started) == 0) { /* another member took one: this thread ran none */
+#pragma omp taskyield
+            }
+            atomic_store(&release, 1);
+#pragma omp taskwait
+            seen = atomic_load(&done);
+        }
+        assert_int_equal(seen, CHILDREN);
+    }
+}
+
+/* A chain of dependent tasks from one creator that waits in taskwait: each is released by a completer
+ * on any thread into the creator's deque, which must wake the creator or let another member run it. */
+static void test_dependence_chain_released_to_a_waiting_creator(void **state)
+{
+    (void)state;
+    enum { LINKS = 300 };
+    static int order[LINKS];
+    int next = 0, x = 0;
+    (void)x;
+#pragma omp parallel num_threads(4)
+#pragma omp single
+    {
+        for (int i = 0; i < LINKS; i++) {
+#pragma omp task depend(inout : x) firstprivate(i) shared(next)
+            order[next++] = i;
+        }
+#pragma omp taskwait
+    }
+    assert_int_equal(next, LINKS);
+    for (int i = 0; i < LINKS; i++)
+        assert_int_equal(order[i], i);
+}
+
+static void chain(_Atomic int *count, int depth)
+{
+    atomic_fetch_add(count, 1);
+    if (depth > 1) {
+#pragma omp task
+        chain(count, depth - 1);
+    }
+}
+
+/* Each task creates one child and ends at once: the tasks pending at the barrier are never the children
+ * of anything still running. */
+static void test_barrier_waits_for_a_chain_of_orphans(void **state)
+{
+    (void)state;
+    enum { DEPTH = 2000 };
+    _Atomic int count = 0;
+    int seen = -1;
+#pragma omp parallel num_threads(3)
+    {
+#pragma omp single nowait
+        {
+#pragma omp task
+            chain(&count, DEPTH);
+        }
+#pragma omp barrier
+#pragma omp single
+        seen = atomic_load(&count);
+    }
+    assert_int_equal(seen, DEPTH);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +491,11 @@ int main(void)
         cmocka_unit_test(test_tasks_on_an_oversubscribed_team),
         cmocka_unit_test(test_a_full_queue_runs_new_tasks_in_their_creator),
         cmocka_unit_test(test_undeferred_tasks_whose_children_outlive_them),
+        cmocka_unit_test(test_one_producers_tasks_run_on_every_thread),
+        cmocka_unit_test(test_nested_producers_on_every_thread),
+        cmocka_unit_test(test_taskwait_with_stolen_children),
+        cmocka_unit_test(test_dependence_chain_released_to_a_waiting_creator),
+        cmocka_unit_test(test_barrier_waits_for_a_chain_of_orphans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
