@@ -96,6 +96,11 @@ typedef enum {
     TASK_COMPLETE
 } omp_task_state_t;
 
+/* Queued tasks in a member's deque, per team member, beyond which a new task runs at once in its creator
+ * (task throttling, as libgomp and libomp do): the others are behind anyway, and running it costs the
+ * creator no more than it would cost a helper, without the queueing and its memory. */
+#define OMP_THROTTLE_PER_THREAD 64
+
 /* Ready tasks waiting for a thread (core/taskq.c). Each team member has a deque of the tasks it created
  * (and of its children that dependences released later), in push order: the owner takes the newest, other
  * members steal the oldest, each under the deque's own lock, which in the common case only its owner
@@ -282,6 +287,9 @@ struct omp_thread {
     omp_task_t *free_tasks, *free_tail;
     int nfree_tasks;
     unsigned steal_from;      /* the member whose deque this thread tries first when it steals */
+    /* Stealing back-off (core/taskq.c): the last stolen batch, and no stealing before steal_ok_at. */
+    uint64_t batch_t0, steal_ok_at;
+    unsigned batch_n, batch_left;
     /* Counted at every fork and join of the group: on a line of its own, away from the fields above
      * that the workers read at each region start. */
     _Alignas(OMP_CACHE_LINE) _Atomic int cg_own;
@@ -332,7 +340,7 @@ struct omp_team {
     _Alignas(OMP_CACHE_LINE) _Atomic(omp_task_t *) free_batches;
     omp_task_t *implicit;      /* capacity implicit tasks */
     /* task reductions of the parallel construct (GOMP_parallel_reductions) */
-    _Alignas(OMP_CACHE_LINE) omp_taskred_t par_reductions;
+    omp_taskred_t par_reductions;
     /* places of the team's threads */
     int *thread_place;
 };
@@ -532,6 +540,7 @@ void omp_task_make_ready(omp_task_t *task);
 void omp_taskq_push(omp_task_t *task);
 omp_task_t *omp_taskq_take(omp_thread_t *thr, omp_task_t *within, unsigned long region);
 void omp_taskq_free(omp_taskdeque_t *deque); /* its ring (the team goes away) */
+void omp_taskq_ran(omp_thread_t *thr);       /* a task taken by omp_taskq_take has run */
 
 int omp_deps_register(omp_task_t *parent, omp_task_t *task, void **depend);
 void omp_deps_release(omp_task_t *task); /* task completed: wake its successors */

@@ -21,10 +21,6 @@
 
 #define SMALL_TASK_DATA 192 /* tasks with at most this much data come from the per-thread free list */
 #define FREE_LIST_MAX 64
-/* Queued tasks per team member beyond which a new task runs at once in its creator (task throttling, as
- * libgomp and libomp do): the helpers are behind anyway, and running it costs the creator no more than
- * it would cost a helper, without the queue's lock traffic and memory. */
-#define THROTTLE_PER_THREAD 64
 
 /* ---- allocation */
 
@@ -155,7 +151,7 @@ void omp_task_free(omp_task_t *t)
     mpcrt_ult_t *u = mpcrt_ult_self();
     thr = u ? mpcrt_ult_slot(u, MPCRT_ULT_SLOT_OMP) : omp_kthread_self;
     if (thr && t->alloc_size == small_size()) {
-        if (thr->nfree_tasks >= FREE_LIST_MAX && thr->ts.team && thr->ts.team->nthreads > 1)
+        if (thr->nfree_tasks >= FREE_LIST_MAX && thr->ts.team && thr->ts.team->capacity > 1)
             give_batch(thr, thr->ts.team);
         if (thr->nfree_tasks < FREE_LIST_MAX) {
             if (!thr->free_tasks)
@@ -215,10 +211,12 @@ static omp_task_t *root_of(omp_thread_t *thr, omp_task_t *parent)
 
 /* ---- queueing */
 
+/* Once queued, t may run, complete and be freed at once: nothing of it is read after the push. */
 static void enqueue(omp_task_t *t)
 {
+    omp_team_t *team = t->team;
     omp_taskq_push(t);
-    omp_team_notify_one(t->team);
+    omp_team_notify_one(team);
 }
 
 void omp_task_make_ready(omp_task_t *t)
@@ -231,9 +229,11 @@ void omp_task_make_ready(omp_task_t *t)
         return;
     }
     /* Released by a completer: the parent's thread (whose deque gets it) may wait for it. */
+    omp_team_t *team = t->team;
+    omp_thread_t *owner = team->threads[t->creator_num];
     omp_taskq_push(t);
-    omp_wake(t->team->threads[t->creator_num]);
-    omp_team_notify_one(t->team);
+    omp_wake(owner);
+    omp_team_notify_one(team);
 }
 
 /* ---- completion */
@@ -427,6 +427,7 @@ bool omp_task_run_one(omp_thread_t *thr, omp_task_t *within, unsigned long regio
     if (!t)
         return false;
     run_task(thr, t);
+    omp_taskq_ran(thr);
     return true;
 }
 
@@ -524,7 +525,7 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
      * priorities stay queued, where their order is kept, and detachable ones too. */
     bool throttle = !alone && !has_deps && !is_detach && !(flags & TASK_FLAG_PRIORITY) &&
                     atomic_load_explicit(&team->deques[thr->ts.num].count, memory_order_relaxed) >
-                        (long)THROTTLE_PER_THREAD * team->nthreads;
+                        (long)OMP_THROTTLE_PER_THREAD * team->nthreads;
     bool undeferred = !if_clause || parent->final || throttle;
     if ((undeferred || alone) && !has_deps && !is_detach && !cpyfn && !adjust) {
         int prio = (flags & TASK_FLAG_PRIORITY) ? clamp_priority(priority) : 0;
