@@ -307,6 +307,9 @@ struct omp_team {
     omp_thread_t *worker_states; /* capacity entries; [0] unused */
     mpcrt_ult_t **worker_ults;
     int *worker_vp;            /* VP each worker ULT lives on (-1: not started) */
+    /* Not on the task lock's line, which the fork writes (region): workers read these when it starts. */
+    omp_task_t *implicit;      /* capacity implicit tasks */
+    omp_taskdeque_t *deques;   /* capacity deques, one per member */
     omp_team_t *next_cached;   /* the master's list of reusable teams */
     omp_thread_t *owner;       /* the thread whose cache holds this team */
     omp_task_t *saved_task;    /* the encountering task */
@@ -333,14 +336,12 @@ struct omp_team {
     _Atomic unsigned long region; /* forks so far; a worker helps with tasks of its own region only */
     omp_taskq_t prio;             /* ready tasks with a priority */
     _Atomic bool tasks_seen;   /* a task was created in this region: the join syncs with completers */
-    omp_taskdeque_t *deques;   /* capacity deques, one per member */
     /* Task blocks that members with a full free list gave back, for members whose list ran out (a
      * producer's blocks end up with the threads that ran its tasks): batches of FREE_LIST_MAX, pushed
      * with a CAS and taken all at once with an exchange (core/task.c). */
     _Alignas(OMP_CACHE_LINE) _Atomic(omp_task_t *) free_batches;
-    omp_task_t *implicit;      /* capacity implicit tasks */
     /* task reductions of the parallel construct (GOMP_parallel_reductions) */
-    omp_taskred_t par_reductions;
+    _Alignas(OMP_CACHE_LINE) omp_taskred_t par_reductions;
     /* places of the team's threads */
     int *thread_place;
 };
