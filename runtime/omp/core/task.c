@@ -215,6 +215,14 @@ bool omp_task_in_final(omp_thread_t *thr)
     return thr->task->final;
 }
 
+/* The region has explicit tasks: before the first is counted or queued (seq_cst), so that a wait that
+ * reads tasks_seen false after the arrivals it waits for knows there is none (omp_team_tasks_pending). */
+static void note_tasks(omp_team_t *team)
+{
+    if (!atomic_load_explicit(&team->tasks_seen, memory_order_relaxed))
+        atomic_store(&team->tasks_seen, true);
+}
+
 /* The implicit task that counts a new child of parent. A thread's own initial task (an idle worker's) is
  * no team's implicit task: its children count on the thread's implicit task in its team. */
 static omp_task_t *root_of(omp_thread_t *thr, omp_task_t *parent)
@@ -384,9 +392,8 @@ static omp_task_t *promote(omp_thread_t *thr, omp_task_t *s)
     atomic_fetch_add_explicit(&h->parent->cnt, OMP_TASK_CHILD, memory_order_relaxed);
     if (h->member_of)
         atomic_fetch_add_explicit(&h->member_of->pending, 1, memory_order_relaxed);
+    note_tasks(h->team);
     atomic_fetch_add(&h->root->pending, 1);
-    if (!atomic_load_explicit(&h->team->tasks_seen, memory_order_relaxed))
-        atomic_store_explicit(&h->team->tasks_seen, true, memory_order_relaxed);
     s->promoted = h;
     thr->task = h;
     return h;
@@ -591,9 +598,8 @@ void omp_task_create_ex(omp_thread_t *thr, void (*fn)(void *), void *data, void 
     atomic_fetch_add_explicit(&parent->cnt, OMP_TASK_CHILD, memory_order_relaxed);
     if (t->member_of)
         atomic_fetch_add_explicit(&t->member_of->pending, 1, memory_order_relaxed);
+    note_tasks(team);
     atomic_fetch_add(&t->root->pending, 1); /* seq_cst: see omp_barrier */
-    if (!atomic_load_explicit(&team->tasks_seen, memory_order_relaxed))
-        atomic_store_explicit(&team->tasks_seen, true, memory_order_relaxed);
 
     bool ready = true;
     if (has_deps)

@@ -232,6 +232,8 @@ omp_task_t *omp_taskq_take(omp_thread_t *thr, omp_task_t *within, unsigned long 
 {
     omp_team_t *team = thr->ts.team;
     omp_task_t *t = NULL;
+    if (!atomic_load_explicit(&team->tasks_seen, memory_order_relaxed))
+        return NULL;
     if (OMP_UNLIKELY(atomic_load_explicit(&team->prio.count, memory_order_relaxed) > 0) &&
         (t = take_prio(team, within, region)))
         return t;
@@ -272,8 +274,12 @@ omp_task_t *omp_taskq_take(omp_thread_t *thr, omp_task_t *within, unsigned long 
     return NULL;
 }
 
+/* Both predicates first read tasks_seen, one load where the region has no explicit task (the join and
+ * the barriers of task-free regions: summing the members' lines cost parallel_for 5-15 %). */
 bool omp_team_has_tasks(omp_team_t *team)
 {
+    if (!atomic_load(&team->tasks_seen))
+        return false;
     if (atomic_load_explicit(&team->prio.count, memory_order_relaxed) > 0)
         return true;
     /* capacity, not nthreads: an idle worker asks while the next fork may be changing nthreads (the deques
@@ -286,6 +292,8 @@ bool omp_team_has_tasks(omp_team_t *team)
 
 bool omp_team_tasks_pending(omp_team_t *team)
 {
+    if (!atomic_load(&team->tasks_seen))
+        return false;
     for (unsigned i = 0; i < team->nthreads; i++)
         if (atomic_load(&team->implicit[i].pending) != 0)
             return true;
