@@ -156,6 +156,10 @@ class MPI:
         if impl == "mpcrt":
             over = ["--oversubscribe"] if ranks > NPROC else []
             return [self.fam.mpcrun, "-n", str(ranks), *over, exe, *args]
+        if impl == "mpcrt-core":
+            # Thread mode confined to one core: the ranks are ULTs of one VP and no message crosses a cache.
+            return ["taskset", "-c", str(min(os.sched_getaffinity(0))), self.fam.mpcrun, "-n", str(ranks), exe,
+                    *args]
         if impl == "mpcrt-proc":
             over = ["--oversubscribe"] if ranks > NPROC else []
             return [self.fam.mpcrun, "-n", str(ranks), "-p", str(ranks), "--mode=process", *over, exe, *args]
@@ -169,7 +173,7 @@ class MPI:
 
     @staticmethod
     def exe_of(exes, impl):
-        return exes[{"openmpi-yield": "openmpi", "mpcrt-proc": "mpcrt"}.get(impl, impl)]
+        return exes[{"openmpi-yield": "openmpi", "mpcrt-proc": "mpcrt", "mpcrt-core": "mpcrt"}.get(impl, impl)]
 
 
 def parse_lines(text):
