@@ -7,17 +7,17 @@
 
 #include <string.h>
 
-#define CHECK_CLASS(call, expected)                                                                      \
-    do {                                                                                                 \
-        int rc_ = (call), class_ = -1;                                                                   \
-        MPI_Error_class(rc_, &class_);                                                                   \
-        CHECK(rc_ != MPI_SUCCESS && class_ == (expected), "%s returned %d (class %d), expected %s",      \
-              #call, rc_, class_, #expected);                                                            \
+#define CHECK_CLASS(call, expected)                                                                          \
+    do {                                                                                                     \
+        int rc_ = (call), class_ = -1;                                                                       \
+        MPI_Error_class(rc_, &class_);                                                                       \
+        CHECK(rc_ != MPI_SUCCESS && class_ == (expected), "%s returned %d (class %d), expected %s", #call,   \
+              rc_, class_, #expected);                                                                       \
     } while (0)
-#define CHECK_OK(call)                                                                                   \
-    do {                                                                                                 \
-        int rc_ = (call);                                                                                \
-        CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                                         \
+#define CHECK_OK(call)                                                                                       \
+    do {                                                                                                     \
+        int rc_ = (call);                                                                                    \
+        CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                                             \
     } while (0)
 
 static void argument_errors(MPI_Comm comm, int me, int n)
@@ -110,6 +110,21 @@ static void disagreements(MPI_Comm comm, int me, int n)
     else
         CHECK_CLASS(rc, MPI_ERR_TRUNCATE);
     CHECK(a[0] == 1, "bcast delivered %d", a[0]);
+    /* The same through MPI_Ibcast: at least the root's direct children see the short message (the others
+     * may receive from a child what it forwards, which has their length). */
+    MPI_Request req;
+    int ia[4] = {me + 1, me + 1, me + 1, me + 1};
+    CHECK_OK(MPI_Ibcast(ia, me == 0 ? 1 : 2, MPI_INT, 0, comm, &req));
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (me == 0 || n > 2) {
+        int cls;
+        MPI_Error_class(rc, &cls);
+        CHECK(me != 0 || rc == MPI_SUCCESS, "ibcast root: %d", rc);
+        CHECK(cls == MPI_SUCCESS || cls == MPI_ERR_COUNT, "ibcast member: class %d", cls);
+    } else {
+        CHECK_CLASS(rc, MPI_ERR_COUNT); /* two members: the receiver is the root's child */
+    }
+    CHECK(ia[0] == 1, "ibcast delivered %d", ia[0]);
     /* A root that receives less room than the members send. */
     rc = MPI_Gather(a, 2, MPI_INT, b, 1, MPI_INT, 0, comm);
     if (me == 0)

@@ -247,8 +247,14 @@ static int advance(mpcrt_nbc_t *s, bool *finished, int wake_vp)
             if (!mpcrt_request_done(s->pending[i]))
                 return events;
         for (int i = 0; i < s->npending; i++) {
-            fail(s, s->pending[i]->status.MPI_ERROR);
-            mpcrt_object_release(&s->pending[i]->obj);
+            mpcrt_request_t *r = s->pending[i];
+            fail(s, r->status.MPI_ERROR);
+            /* Every schedule posts receives of exactly the size its peer sends, so a shorter message means
+             * the members' counts differ (as coll_copy reports for the blocking forms). */
+            if (r->kind == MPCRT_REQ_RECV && r->status.MPI_ERROR == MPI_SUCCESS &&
+                mpcrt_status_bytes(&r->status) < r->count * r->datatype->size)
+                fail(s, MPI_ERR_COUNT);
+            mpcrt_object_release(&r->obj);
         }
         s->npending = 0;
         if (s->pos >= s->nsteps) {
