@@ -250,8 +250,9 @@ static int advance(mpcrt_nbc_t *s, bool *finished, int wake_vp)
             mpcrt_request_t *r = s->pending[i];
             fail(s, r->status.MPI_ERROR);
             /* Every schedule posts receives of exactly the size its peer sends, so a shorter message means
-             * the members' counts differ (as coll_copy reports for the blocking forms). */
-            if (r->kind == MPCRT_REQ_RECV && r->status.MPI_ERROR == MPI_SUCCESS &&
+             * the members' counts differ (as coll_copy reports for the blocking forms). MPI_PROC_NULL (a
+             * neighborhood collective's missing neighbor) sends nothing. */
+            if (r->kind == MPCRT_REQ_RECV && r->peer != MPI_PROC_NULL && r->status.MPI_ERROR == MPI_SUCCESS &&
                 mpcrt_status_bytes(&r->status) < r->count * r->datatype->size)
                 fail(s, MPI_ERR_COUNT);
             mpcrt_object_release(&r->obj);
