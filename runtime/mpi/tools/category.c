@@ -31,12 +31,7 @@ static int check_members_call(int cat_index, int len, const int *indices)
 
 int PMPI_T_category_get_num(int *num_cat)
 {
-    if (!mpcrt_tools_initialized())
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (!num_cat)
-        return MPI_T_ERR_INVALID;
-    *num_cat = NUM_CATEGORIES;
-    return MPI_SUCCESS;
+    return mpcrt_tools_return_count(num_cat, NUM_CATEGORIES);
 }
 MPCRT_PMPI_ALIAS(T_category_get_num)
 

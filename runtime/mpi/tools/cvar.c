@@ -46,12 +46,7 @@ static int count_of(mpcrt_config_id_t id)
 
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
-    if (!mpcrt_tools_initialized())
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (!num_cvar)
-        return MPI_T_ERR_INVALID;
-    *num_cvar = mpcrt_config_count();
-    return MPI_SUCCESS;
+    return mpcrt_tools_return_count(num_cvar, mpcrt_config_count());
 }
 MPCRT_PMPI_ALIAS(T_cvar_get_num)
 

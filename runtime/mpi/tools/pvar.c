@@ -30,12 +30,7 @@ static int check_session(MPI_T_pvar_session session)
 
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
-    if (!mpcrt_tools_initialized())
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (!num_pvar)
-        return MPI_T_ERR_INVALID;
-    *num_pvar = 0;
-    return MPI_SUCCESS;
+    return mpcrt_tools_return_count(num_pvar, 0);
 }
 MPCRT_PMPI_ALIAS(T_pvar_get_num)
 

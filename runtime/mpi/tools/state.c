@@ -118,3 +118,13 @@ int PMPI_T_finalize(void)
     return MPI_SUCCESS;
 }
 MPCRT_PMPI_ALIAS(T_finalize)
+
+int mpcrt_tools_return_count(int *out, int count)
+{
+    if (!mpcrt_tools_initialized())
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (!out)
+        return MPI_T_ERR_INVALID;
+    *out = count;
+    return MPI_SUCCESS;
+}

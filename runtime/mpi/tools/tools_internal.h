@@ -35,6 +35,9 @@ tools_object_t *mpcrt_tools_find(const void *handle, tools_kind_t kind);
 /* Under the lock: removes obj from the registry (the caller frees it). */
 void mpcrt_tools_unregister(tools_object_t *obj);
 
+/* The body of every MPI_T_*_get_num: the count of a kind of object, once the interface is initialized. */
+int mpcrt_tools_return_count(int *out, int count);
+
 /* The convention for returning strings (MPI 4.0 section 15.3.3): with len NULL nothing is returned;
  * otherwise *len becomes strlen(text) + 1, and unless buf is NULL or *len was 0, at most *len - 1
  * characters and a null terminator are written to buf (truncated when the text does not fit: the full
