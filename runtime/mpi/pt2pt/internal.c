@@ -4,12 +4,12 @@
 
 #include <stdlib.h>
 
-static int start(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, int peer, int tag, const void *buf,
-                 MPI_Count count, mpcrt_datatype_t *dt, mpcrt_request_t **out)
+mpcrt_request_t *mpcrt_p2p_prepare(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, uint32_t context, int peer,
+                                   int tag, const void *buf, MPI_Count count, mpcrt_datatype_t *dt)
 {
     mpcrt_request_t *req = mpcrt_request_new(kind);
     if (!req)
-        return MPI_ERR_NO_MEM;
+        return NULL;
     req->buf = (void *)buf;
     req->count = count;
     req->datatype = dt;
@@ -18,8 +18,17 @@ static int start(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, int peer, int tag, c
     mpcrt_object_retain(&comm->obj);
     req->peer = peer;
     req->tag = tag;
-    req->context = comm->context + 1;
+    req->context = context;
     req->mode = MPCRT_SEND_STANDARD;
+    return req;
+}
+
+static int start(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, int peer, int tag, const void *buf,
+                 MPI_Count count, mpcrt_datatype_t *dt, mpcrt_request_t **out)
+{
+    mpcrt_request_t *req = mpcrt_p2p_prepare(kind, comm, comm->context + 1, peer, tag, buf, count, dt);
+    if (!req)
+        return MPI_ERR_NO_MEM;
     int rc = kind == MPCRT_REQ_SEND ? mpcrt_pt2pt_start_send(req) : mpcrt_pt2pt_start_recv(req);
     if (rc != MPI_SUCCESS) {
         mpcrt_object_release(&req->obj);

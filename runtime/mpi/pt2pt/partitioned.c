@@ -51,6 +51,11 @@ static part_t *part_of(mpcrt_request_t *req)
     return (part_t *)req->coll;
 }
 
+static uint32_t part_context(const mpcrt_request_t *req)
+{
+    return req->comm->context | PART_CONTEXT_BIT;
+}
+
 /* Below MPI_ANY_TAG (-1), which a receive would take as a wildcard. */
 static int hidden_tag(int key)
 {
@@ -60,19 +65,12 @@ static int hidden_tag(int key)
 /* A message of the pair: the whole buffer, on the partitioned context, completing into req. */
 static mpcrt_request_t *new_data(part_t *p, bool sending)
 {
-    mpcrt_request_t *req = p->req, *d = mpcrt_request_new(sending ? MPCRT_REQ_SEND : MPCRT_REQ_RECV);
+    mpcrt_request_t *req = p->req;
+    mpcrt_request_t *d =
+        mpcrt_p2p_prepare(sending ? MPCRT_REQ_SEND : MPCRT_REQ_RECV, req->comm, part_context(req), req->peer,
+                          hidden_tag(p->key), req->buf, req->count, req->datatype);
     if (!d)
         return NULL;
-    d->buf = req->buf;
-    d->count = req->count;
-    d->datatype = req->datatype;
-    mpcrt_datatype_retain(d->datatype);
-    d->comm = req->comm;
-    mpcrt_object_retain(&d->comm->obj);
-    d->peer = req->peer;
-    d->tag = hidden_tag(p->key);
-    d->context = req->comm->context | PART_CONTEXT_BIT;
-    d->mode = MPCRT_SEND_STANDARD;
     d->owner = NULL; /* its completion completes req, which wakes req's owner */
     d->parent = req;
     d->active = true;
@@ -90,10 +88,12 @@ static void fail_data(mpcrt_request_t *d, int rc)
     mpcrt_request_complete(d);
 }
 
+/* Once the hello has come (it carries the receiver's key). */
 static void send_data(part_t *p)
 {
     if (atomic_exchange_explicit(&p->sent, true, memory_order_acq_rel))
         return;
+    p->key = *(int *)p->hello->owned_buffer;
     mpcrt_request_t *d = new_data(p, true);
     if (!d) {
         p->req->status.MPI_ERROR = MPI_ERR_NO_MEM;
@@ -118,7 +118,6 @@ static int progress_waiting(void *arg)
             MPCRT_LIFO_PUSH(&waiting, p, link, memory_order_release);
             continue;
         }
-        p->key = *(int *)p->hello->owned_buffer;
         send_data(p);
         mpcrt_object_release(&p->req->obj);
         events++;
@@ -137,7 +136,6 @@ static void all_ready(part_t *p)
     if (p->req->peer == MPI_PROC_NULL)
         return; /* completed at MPI_Start */
     if (mpcrt_request_done(p->hello)) {
-        p->key = *(int *)p->hello->owned_buffer;
         send_data(p);
         return;
     }
@@ -217,27 +215,18 @@ static void release(void *arg)
 static int start_hello(part_t *p)
 {
     mpcrt_request_t *req = p->req;
-    mpcrt_request_t *h = mpcrt_request_new(p->sending ? MPCRT_REQ_RECV : MPCRT_REQ_SEND);
     int *key = malloc(sizeof *key);
-    if (!h || !key) {
+    mpcrt_request_t *h =
+        key ? mpcrt_p2p_prepare(p->sending ? MPCRT_REQ_RECV : MPCRT_REQ_SEND, req->comm, part_context(req),
+                                req->peer, req->tag, key, 1, mpcrt_datatype_get(MPI_INT))
+            : NULL;
+    if (!h) {
         free(key);
-        if (h)
-            mpcrt_object_release(&h->obj);
         return MPI_ERR_NO_MEM;
     }
     *key = p->key;
     h->owned_buffer = key; /* the receive writes it after a sender's MPI_Request_free, maybe */
-    h->buf = key;
-    h->count = 1;
-    h->datatype = mpcrt_datatype_get(MPI_INT);
-    mpcrt_datatype_retain(h->datatype);
-    h->comm = req->comm;
-    mpcrt_object_retain(&h->comm->obj);
-    h->peer = req->peer;
-    h->tag = req->tag;
-    h->context = req->comm->context | PART_CONTEXT_BIT;
-    h->mode = MPCRT_SEND_STANDARD;
-    h->owner = NULL; /* nobody waits on it: the progress hook and MPI_Pready look */
+    h->owner = NULL;       /* nobody waits on it: the progress hook and MPI_Pready look */
     h->active = true;
     p->hello = h;
     int rc = p->sending ? mpcrt_pt2pt_start_recv(h) : mpcrt_pt2pt_start_send(h);

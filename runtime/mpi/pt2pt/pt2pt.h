@@ -225,6 +225,10 @@ void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Cou
 
 /* Nonblocking sends and receives on comm's collective context (context + 1), for collectives and creations
  * that span processes; waitall waits, releases every request and returns the first status error. */
+/* A standard-mode send or receive of the library's own, described (comm and dt retained), not started: on
+ * any context (the partitioned one, partitioned.c), for a caller that sets more fields first. */
+mpcrt_request_t *mpcrt_p2p_prepare(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, uint32_t context, int peer,
+                                   int tag, const void *buf, MPI_Count count, mpcrt_datatype_t *dt);
 int mpcrt_p2p_isend(mpcrt_comm_t *comm, int dest, int tag, const void *buf, MPI_Count count,
                     mpcrt_datatype_t *dt, mpcrt_request_t **req);
 int mpcrt_p2p_irecv(mpcrt_comm_t *comm, int source, int tag, void *buf, MPI_Count count, mpcrt_datatype_t *dt,
