@@ -97,6 +97,18 @@ procs_busy_sender)
     MPCRT_VPS=1 run 0 "$bin/mpcrun" -n 2 --mode=process "$progs/procs_busy_sender" "$out"
     [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks"
     ;;
+procs_busy_rounds)
+    # 40 rounds of procs_busy_sender's second round with 1 to 50 MPI_Test calls. Four cells per queue, so
+    # that the sender's pushes fill it: a fragment it claimed and found no room for used to stay claimed,
+    # and the receive hung while the sender computed (6 runs of 6 before the fix). Also with the default
+    # queue.
+    for cells in 4 4 256; do
+        MPCRT_SHM_CELLS=$cells MPCRT_VPS=1 \
+            run 0 "$bin/mpcrun" -n 2 --mode=process "$progs/procs_busy_rounds" "$out"
+        [ "$(oks)" -eq 2 ] || fail "both ranks must pass their checks (MPCRT_SHM_CELLS=$cells)"
+        rm -f "$out"/round*
+    done
+    ;;
 procs_thread_ssend)
     # Rendezvous sends from four threads per process: CTS and FIN handled by whichever thread polls, in
     # either order. A hang ends by mpcrun's timeout (exit 124); before the fix one run in two to six hung.

@@ -571,6 +571,20 @@ static bool claim_fragment(push_t *p)
     return true;
 }
 
+/* A fragment p claimed did not fit in the peer's queue: its bytes go back to the front of the claim word.
+ * Kept, they were the receiver's to wait for: a sender that then computes outside MPI pushes nothing, and
+ * the receiver, reading from the back what is not pushed, stops at the front, so the receive hung until
+ * the sender's next MPI call (integration.procs_busy_rounds). Only the sender moves the front, which is
+ * still p->end; the receiver may have lowered the back to it meanwhile. */
+static void unclaim_fragment(push_t *p)
+{
+    uint64_t w = atomic_load_explicit(p->word, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(p->word, &w, CLAIM(p->sent, CLAIM_BACK(w)),
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+    p->end = p->sent;
+}
+
 /* Sends what fits of p's fragments; true when every one is sent (or claimed by the receiver). */
 static bool continue_push(push_t *p)
 {
@@ -589,8 +603,12 @@ static bool continue_push(push_t *p)
         uint64_t n = p->end - p->sent < max_payload ? p->end - p->sent : max_payload;
         frag.offset = p->sent;
         frag.bytes = n;
-        if (mpcrt_rails_send(p->proc, &frag, sizeof frag, p->r->data + p->sent, n) != 0)
-            break; /* full: the receiver frees cells as it takes them; a claimed fragment stays ours */
+        if (mpcrt_rails_send(p->proc, &frag, sizeof frag, p->r->data + p->sent, n) != 0) {
+            /* Full: the receiver frees cells as it takes them, and may read a claimed fragment itself. */
+            if (p->word)
+                unclaim_fragment(p);
+            break;
+        }
         p->sent += n;
     }
     mpcrt_spin_unlock(&box->lock);
@@ -691,44 +709,50 @@ static bool count_in(rndv_recv_t *f, uint64_t bytes)
 }
 
 /* From progress: a receive whose sender pushed nothing for STALL_NS claims a chunk from the back of its
- * message and reads it from the sender's memory. One reader at a time. */
+ * message and reads it from the sender's memory. One reader at a time. A receive stays in `readable` until
+ * every byte is in (or a read fails), also while the sender has claimed everything left: a fragment it
+ * claimed but found no room for comes back to the word (unclaim_fragment), possibly after we looked, and
+ * the sender may compute outside MPI from then on. */
 static int read_stalled(void)
 {
     if (atomic_exchange_explicit(&readable_lock, 1, memory_order_acquire))
         return 0;
-    uint64_t now = now_ns();
+    uint64_t now = now_ns(), w = 0;
     rndv_recv_t *f = readable;
-    for (; f; f = f->rnext)
-        if (now - f->cts_ns > STALL_NS &&
-            now - atomic_load_explicit(&tracked[f->proc].last_fragment_ns, memory_order_relaxed) > STALL_NS)
+    for (; f; f = f->rnext) {
+        if (now - f->cts_ns <= STALL_NS ||
+            now - atomic_load_explicit(&tracked[f->proc].last_fragment_ns, memory_order_relaxed) <= STALL_NS)
+            continue;
+        w = atomic_load_explicit(f->word, memory_order_relaxed);
+        if (CLAIM_FRONT(w) < CLAIM_BACK(w)) /* else its last fragments are on their way */
             break;
-    if (!f) {
+    }
+    uint64_t back = 0, n = 0;
+    while (f) {
+        back = CLAIM_BACK(w);
+        n = back - CLAIM_FRONT(w) < READ_CHUNK_BYTES ? back - CLAIM_FRONT(w) : READ_CHUNK_BYTES;
+        if (!n || atomic_compare_exchange_weak_explicit(f->word, &w, w - n, memory_order_relaxed,
+                                                        memory_order_relaxed))
+            break;
+    }
+    if (!n) { /* no stalled receive, or its sender claimed the rest meanwhile */
         mpcrt_spin_unlock(&readable_lock);
         return 0;
     }
-    uint64_t w = atomic_load_explicit(f->word, memory_order_relaxed), back, n;
-    do {
-        back = CLAIM_BACK(w);
-        n = back - CLAIM_FRONT(w) < READ_CHUNK_BYTES ? back - CLAIM_FRONT(w) : READ_CHUNK_BYTES;
-    } while (n && !atomic_compare_exchange_weak_explicit(f->word, &w, w - n, memory_order_relaxed,
-                                                         memory_order_relaxed));
     bool done = false;
-    if (n) {
-        struct iovec iov = {(char *)f->req->buf + f->req->datatype->true_lb + back - n, n};
-        if (mpcrt_rails_get(f->proc, &iov, 1, f->addr + back - n, n) == 0) {
-            done = count_in(f, n);
-        } else {
-            /* Refused, or the sender is gone (its rail reports that): give the chunk back for the sender
-             * to push, unless it claimed everything meanwhile, and read no more. */
-            w = atomic_load_explicit(f->word, memory_order_relaxed);
-            while (!atomic_compare_exchange_weak_explicit(f->word, &w, w + n, memory_order_relaxed,
-                                                          memory_order_relaxed))
-                ;
-            n = 0;
-        }
+    struct iovec iov = {(char *)f->req->buf + f->req->datatype->true_lb + back - n, n};
+    if (mpcrt_rails_get(f->proc, &iov, 1, f->addr + back - n, n) == 0) {
+        done = count_in(f, n);
+    } else {
+        /* Refused, or the sender is gone (its rail reports that): give the chunk back for the sender to
+         * push, unless it claimed everything meanwhile, and read no more. */
+        w = atomic_load_explicit(f->word, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(f->word, &w, w + n, memory_order_relaxed,
+                                                      memory_order_relaxed))
+            ;
+        n = 0;
     }
-    w = atomic_load_explicit(f->word, memory_order_relaxed);
-    if (n == 0 || done || CLAIM_FRONT(w) >= CLAIM_BACK(w)) /* nothing more to read */
+    if (n == 0 || done)
         unlink_readable(f);
     int proc = f->proc; /* f may be peer_lost's once the lock is released */
     mpcrt_spin_unlock(&readable_lock);
