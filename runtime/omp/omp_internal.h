@@ -201,25 +201,33 @@ typedef struct {
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t range;
 } omp_ws_share_t;
 
-/* A worksharing construct's shared state; a ring of these per team, indexed by construct sequence. */
+/* A worksharing construct's shared state; a ring of these per team, indexed by construct sequence.
+ * The first line is written only by the construct's initializer (and, for the next use of the slot, by
+ * whoever frees it): a thread entering reads the ring fields and the loop it needs to take chunks with one
+ * miss, and taking a chunk reads nothing that another thread writes except the counter, which is alone
+ * with `left` on its line (core/loop.c). */
 struct omp_ws {
-    /* Ring protocol: seq of the construct held, its readiness and how many threads left it. */
+    /* Ring protocol: seq of the construct held, its readiness, the construct allowed to claim it next. */
     _Alignas(OMP_CACHE_LINE) _Atomic long ready_seq;  /* construct number whose state is initialized */
     _Atomic long claimed_seq;                          /* construct number an initializer claimed */
-    _Atomic unsigned left;                             /* threads that left the construct */
     _Atomic long free_for;                             /* construct number allowed to claim the slot */
-    /* Loop in iteration space: iterations 0..count-1 map to start + i * incr. */
-    int sched;           /* resolved kind: static, dynamic or guided */
-    bool is_ull, up;
+    /* Loop in iteration space: iterations 0..count-1 map to start + i * incr, in uint64_t arithmetic for
+     * both long and unsigned long long loops (a long loop's bounds are converted back at the end). */
+    uint8_t sched;       /* resolved kind: static, dynamic or guided */
+    bool is_ull;
+    bool ordered;
+    bool steal;          /* nonmonotonic dynamic: per-thread shares with stealing (shares[]) */
+    unsigned nthreads;   /* the team's, when the construct started */
     uint64_t count;
     uint64_t chunk;
-    long start_l, incr_l, end_l;
-    unsigned long long start_u, incr_u, end_u;
-    bool ordered;
-    bool steal;                /* nonmonotonic dynamic: per-thread shares with stealing (shares[]) */
+    uint64_t start, incr;
+    /* Read by stealing loops only, written by the initializer: the next line. */
     omp_ws_share_t *shares;    /* nshares entries, kept across constructs (freed with the team) */
     unsigned nshares;
+    /* The counter, and the count of threads that left a nowait construct (a construct that ends with a
+     * barrier leaves through the barrier instead, omp_ws_leave_barrier). */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
+    _Atomic unsigned left;
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t ordered_done; /* iterations before this have left ordered */
     /* doacross */
     unsigned ncounts;
@@ -321,8 +329,10 @@ struct omp_team {
     bool initial;              /* an initial thread's team of one: never forks */
     _Atomic bool shutdown;
     /* Barrier (core/barrier.c): cumulative arrivals and released generation. */
+    /* One line, as the last arrival's read-modify-write then takes it, and its release finds it there:
+     * with the two on separate lines, each barrier moved both between the cores. */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_arrived;
-    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_gen;
+    _Atomic uint64_t bar_gen;
     _Alignas(OMP_CACHE_LINE) _Atomic unsigned join_arrived;
     bool in_use;               /* here, not above: it changes at every fork and join */
     _Atomic int nsleeping;
@@ -438,6 +448,7 @@ void omp_barrier_check(omp_team_t *team);
 bool omp_ws_enter(omp_thread_t *thr);
 void omp_ws_publish(omp_thread_t *thr);
 void omp_ws_leave(omp_thread_t *thr);
+void omp_ws_leave_barrier(omp_thread_t *thr); /* leave, then the team barrier */
 bool omp_single_start(omp_thread_t *thr);
 void *omp_single_copy_start(omp_thread_t *thr);
 void omp_single_copy_end(omp_thread_t *thr, void *data);

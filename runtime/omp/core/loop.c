@@ -5,7 +5,11 @@
  * the chunk size (OpenMP 5.1 section 2.11.4). */
 #include "../omp_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+
+_Static_assert(offsetof(omp_ws_t, incr) + sizeof(uint64_t) <= OMP_CACHE_LINE,
+               "a chunk's reads of the slot stay on its first line");
 
 static uint64_t iteration_count(const omp_loop_desc_t *d)
 {
@@ -79,22 +83,20 @@ void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads,
         chunk = 1;
     if (chunk < 0)
         chunk = 0;
-    ws->sched = sched;
+    ws->sched = (uint8_t)sched;
     ws->chunk = (uint64_t)chunk;
     ws->is_ull = d->is_ull;
-    ws->up = d->up;
-    ws->start_l = d->start;
-    ws->end_l = d->end;
-    ws->incr_l = d->incr;
-    ws->start_u = d->ustart;
-    ws->end_u = d->uend;
-    ws->incr_u = d->uincr;
+    ws->nthreads = nthreads;
+    ws->start = d->is_ull ? d->ustart : (uint64_t)d->start;
+    ws->incr = d->is_ull ? d->uincr : (uint64_t)d->incr;
     ws->count = iteration_count(d);
     ws->ordered = d->ordered;
     ws->steal =
         sched == OMP_SCHED_DYNAMIC && !monotonic && !d->ordered && nthreads > 1 && shares_init(ws, nthreads);
     atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
-    atomic_store_explicit(&ws->ordered_done, 0, memory_order_relaxed);
+    /* Only ordered loops read it: others leave its line alone. */
+    if (d->ordered)
+        atomic_store_explicit(&ws->ordered_done, 0, memory_order_relaxed);
 }
 
 void omp_loop_init_ws_cb(omp_ws_t *ws, void *arg)
@@ -106,15 +108,16 @@ void omp_loop_init_ws_cb(omp_ws_t *ws, void *arg)
 /* Converts the chunk [lo, hi) of iteration space into the caller's bounds. The end is start + hi * incr in
  * wrapping arithmetic even for the last chunk (never clamped to the loop's end): the compiled loop steps
  * by incr and compares with it, which only stops on the exact value. */
-static void bounds(const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *istart, long *iend,
-                   unsigned long long *ustart, unsigned long long *uend)
+static inline void bounds(const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *istart, long *iend,
+                          unsigned long long *ustart, unsigned long long *uend)
 {
+    uint64_t first = ws->start + lo * ws->incr, last = ws->start + hi * ws->incr;
     if (ws->is_ull) {
-        *ustart = ws->start_u + lo * ws->incr_u;
-        *uend = ws->start_u + hi * ws->incr_u;
+        *ustart = first;
+        *uend = last;
     } else {
-        *istart = (long)((uint64_t)ws->start_l + lo * (uint64_t)ws->incr_l);
-        *iend = (long)((uint64_t)ws->start_l + hi * (uint64_t)ws->incr_l);
+        *istart = (long)first;
+        *iend = (long)last;
     }
 }
 
@@ -163,97 +166,133 @@ static bool steal_next(omp_ws_t *ws, unsigned n, unsigned t, uint64_t *first, ui
     return false;
 }
 
-static bool next_chunk(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *hi)
+static bool static_next(omp_thread_t *thr, const omp_ws_t *ws, uint64_t *lo, uint64_t *hi)
 {
     uint64_t count = ws->count;
-    unsigned n = thr->ts.team->nthreads, t = thr->ts.num;
-    switch (ws->sched) {
-    case OMP_SCHED_STATIC: {
-        if (ws->chunk == 0) {
-            if (thr->ts.static_next++ != 0)
-                return false;
-            uint64_t q = count / n, r = count % n;
-            if (t < r) {
-                *lo = t * (q + 1);
-                *hi = *lo + q + 1;
-            } else {
-                *lo = t * q + r;
-                *hi = *lo + q;
-            }
-            return *lo < *hi;
-        }
-        uint64_t k, start;
-        if (__builtin_mul_overflow(thr->ts.static_next, (uint64_t)n, &k) ||
-            __builtin_add_overflow(k, t, &k) || __builtin_mul_overflow(k, ws->chunk, &start) ||
-            start >= count)
+    unsigned n = ws->nthreads, t = thr->ts.num;
+    if (ws->chunk == 0) {
+        if (thr->ts.static_next++ != 0)
             return false;
-        thr->ts.static_next++;
-        *lo = start;
-        *hi = count - start > ws->chunk ? start + ws->chunk : count;
-        return true;
-    }
-    case OMP_SCHED_GUIDED: {
-        uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
-        for (;;) {
-            if (cur >= count)
-                return false;
-            uint64_t remaining = count - cur;
-            uint64_t size = remaining / n + (remaining % n != 0);
-            if (size < ws->chunk)
-                size = ws->chunk;
-            if (size > remaining)
-                size = remaining;
-            if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
-                                                      memory_order_relaxed)) {
-                *lo = cur;
-                *hi = cur + size;
-                return true;
-            }
+        uint64_t q = count / n, r = count % n;
+        if (t < r) {
+            *lo = t * (q + 1);
+            *hi = *lo + q + 1;
+        } else {
+            *lo = t * q + r;
+            *hi = *lo + q;
         }
+        return *lo < *hi;
     }
-    default: { /* dynamic */
-        if (ws->steal) {
-            /* GCC's lastprivate (and linear) copy-out is done by the thread whose last chunk ends the
-             * loop: that thread must get no chunk after the final one, which stealing could hand it (a
-             * lower chunk still in another's share). It stops there; the chunks left are in the shares
-             * of threads still taking chunks, which run them. */
-            uint64_t c, k;
-            if (thr->ts.ran_last || !steal_next(ws, n, t, &c, &k))
-                return false;
-            *lo = c * ws->chunk;
-            /* k > 1 only from a share of 8 or more chunks, so k * chunk stays below count: no overflow. */
-            *hi = count - *lo > k * ws->chunk ? *lo + k * ws->chunk : count;
-            thr->ts.ran_last = *hi == count;
-            return true;
-        }
-        if (atomic_load_explicit(&ws->next, memory_order_relaxed) >= count)
-            return false;
-        uint64_t start = atomic_fetch_add_explicit(&ws->next, ws->chunk, memory_order_relaxed);
-        if (start >= count)
-            return false;
-        *lo = start;
-        *hi = count - start > ws->chunk ? start + ws->chunk : count;
-        return true;
-    }
-    }
+    uint64_t k, start;
+    if (__builtin_mul_overflow(thr->ts.static_next, (uint64_t)n, &k) || __builtin_add_overflow(k, t, &k) ||
+        __builtin_mul_overflow(k, ws->chunk, &start) || start >= count)
+        return false;
+    thr->ts.static_next++;
+    *lo = start;
+    *hi = count - start > ws->chunk ? start + ws->chunk : count;
+    return true;
 }
 
-bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
-                   unsigned long long *uend)
+static bool stealing_next(omp_thread_t *thr, omp_ws_t *ws, uint64_t *lo, uint64_t *hi)
 {
-    if (!thr->ts.ws)
-        omp_ws_enter(thr); /* first call inside GOMP_parallel_loop_*: the slot is pre-initialized */
-    omp_ws_t *ws = thr->ts.ws;
-    if (ws->ordered && thr->ts.has_chunk)
-        omp_ordered_chunk_done(thr);
-    uint64_t lo, hi;
-    if (!next_chunk(thr, ws, &lo, &hi))
+    /* GCC's lastprivate (and linear) copy-out is done by the thread whose last chunk ends the loop: that
+     * thread must get no chunk after the final one, which stealing could hand it (a lower chunk still in
+     * another's share). It stops there; the chunks left are in the shares of threads still taking chunks,
+     * which run them. */
+    uint64_t c, k, count = ws->count;
+    if (thr->ts.ran_last || !steal_next(ws, ws->nthreads, thr->ts.num, &c, &k))
         return false;
+    *lo = c * ws->chunk;
+    /* k > 1 only from a share of 8 or more chunks, so k * chunk stays below count: no overflow. */
+    *hi = count - *lo > k * ws->chunk ? *lo + k * ws->chunk : count;
+    thr->ts.ran_last = *hi == count;
+    return true;
+}
+
+static inline void chunk_taken(omp_thread_t *thr, const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *istart,
+                               long *iend, unsigned long long *ustart, unsigned long long *uend)
+{
     thr->ts.chunk_lo = lo;
     thr->ts.chunk_hi = hi;
     thr->ts.has_chunk = true;
     bounds(ws, lo, hi, istart, iend, ustart, uend);
+}
+
+/* Entering the slot (inside GOMP_parallel_loop_*), ordered loops, static schedules and stealing loops. */
+static __attribute__((noinline)) bool loop_next_slow(omp_thread_t *thr, long *istart, long *iend,
+                                                     unsigned long long *ustart, unsigned long long *uend)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    if (!ws) {
+        omp_ws_enter(thr); /* first call inside GOMP_parallel_loop_*: the slot is pre-initialized */
+        return omp_loop_next(thr, istart, iend, ustart, uend);
+    }
+    if (ws->ordered && thr->ts.has_chunk)
+        omp_ordered_chunk_done(thr);
+    uint64_t lo, hi, count = ws->count;
+    bool got;
+    if (ws->sched == OMP_SCHED_STATIC) {
+        got = static_next(thr, ws, &lo, &hi);
+    } else if (ws->steal) {
+        got = stealing_next(thr, ws, &lo, &hi);
+    } else if (ws->sched == OMP_SCHED_DYNAMIC) {
+        got = atomic_load_explicit(&ws->next, memory_order_relaxed) < count &&
+              (lo = atomic_fetch_add_explicit(&ws->next, ws->chunk, memory_order_relaxed)) < count;
+        hi = got && count - lo > ws->chunk ? lo + ws->chunk : count;
+    } else {
+        got = false;
+        uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
+        while (cur < count) {
+            uint64_t remaining = count - cur, n = ws->nthreads;
+            uint64_t size = remaining / n + (remaining % n != 0);
+            size = size < ws->chunk ? ws->chunk : size;
+            size = size > remaining ? remaining : size;
+            if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                lo = cur, hi = cur + size, got = true;
+                break;
+            }
+        }
+    }
+    if (!got)
+        return false;
+    chunk_taken(thr, ws, lo, hi, istart, iend, ustart, uend);
     return true;
+}
+
+/* The chunk after a thread's current one. The path of monotonic dynamic and of guided calls nothing, so it
+ * saves no registers, and reads nothing another thread writes except the counter: the loop's line of the
+ * slot is written once, before the construct is published (struct omp_ws). */
+bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
+                   unsigned long long *uend)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    if (OMP_UNLIKELY(!ws || ws->ordered || ws->steal || ws->sched == OMP_SCHED_STATIC))
+        return loop_next_slow(thr, istart, iend, ustart, uend);
+    uint64_t count = ws->count, chunk = ws->chunk, lo;
+    uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
+    if (ws->sched == OMP_SCHED_DYNAMIC) {
+        /* A thread that saw the end does not write the line again (the others may still take chunks). */
+        if (cur >= count || (lo = atomic_fetch_add_explicit(&ws->next, chunk, memory_order_relaxed)) >= count)
+            return false;
+        chunk_taken(thr, ws, lo, count - lo > chunk ? lo + chunk : count, istart, iend, ustart, uend);
+        return true;
+    }
+    /* guided: a CAS, as the size depends on what remains */
+    unsigned n = ws->nthreads;
+    for (;;) {
+        if (cur >= count)
+            return false;
+        uint64_t remaining = count - cur;
+        uint64_t size = remaining / n + (remaining % n != 0);
+        size = size < chunk ? chunk : size;
+        size = size > remaining ? remaining : size;
+        if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            chunk_taken(thr, ws, cur, cur + size, istart, iend, ustart, uend);
+            return true;
+        }
+    }
 }
 
 bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
@@ -271,9 +310,10 @@ void omp_loop_end(omp_thread_t *thr, bool nowait)
     omp_ws_t *ws = thr->ts.ws;
     if (ws && ws->ordered && thr->ts.has_chunk)
         omp_ordered_chunk_done(thr);
-    omp_ws_leave(thr);
-    if (!nowait)
-        omp_barrier(thr);
+    if (nowait)
+        omp_ws_leave(thr);
+    else
+        omp_ws_leave_barrier(thr);
 }
 
 bool omp_loop_end_cancel(omp_thread_t *thr)

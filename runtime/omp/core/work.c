@@ -84,6 +84,22 @@ void omp_ws_leave(omp_thread_t *thr)
     }
 }
 
+/* Leaving a construct that ends with a barrier: once every thread has passed it, none reads the slot any
+ * more, so the barrier stands in for the `left` count and its read-modify-write of a shared line (one
+ * per thread per construct, while the others may still be taking chunks). Thread 0 frees the slot. */
+void omp_ws_leave_barrier(omp_thread_t *thr)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    long seq = thr->ts.ws_cur;
+    thr->ts.ws = NULL;
+    omp_barrier(thr);
+    if (ws && thr->ts.num == 0) {
+        /* release: pairs with the next initializer's acquire in slot_free (its claim follows). */
+        atomic_store_explicit(&ws->free_for, seq + OMP_WS_RING, memory_order_release);
+        omp_team_notify(thr->ts.team);
+    }
+}
+
 bool omp_single_start(omp_thread_t *thr)
 {
     omp_team_t *team = thr->ts.team;
@@ -117,6 +133,8 @@ static void sections_init(omp_ws_t *ws, unsigned count)
 {
     ws->sched = OMP_SCHED_DYNAMIC;
     ws->is_ull = false;
+    ws->start = 0;
+    ws->incr = 1;
     ws->count = count;
     ws->chunk = 1;
     ws->ordered = false;
