@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #define N 1000
 
@@ -206,6 +207,36 @@ static void test_nowait_chain_longer_than_the_ring(void **state)
         check_once(hits[k], 64);
 }
 
+/* A construct that ends with a barrier frees its ring slot through the barrier (thread 0 frees it once
+ * it is past the barrier), a nowait one by counting the threads that left: mixed over many ring wraps,
+ * with thread 0 late after each barrier so that the others reach the slot before it is freed. */
+#define OMP_TEST_RING 8 /* OMP_WS_RING */
+static void test_barrier_and_nowait_constructs_share_the_ring(void **state)
+{
+    (void)state;
+    enum { CONSTRUCTS = 40, EVERY = OMP_TEST_RING + 3 }; /* nowait runs longer than the ring */
+    static _Atomic int hits[CONSTRUCTS][64];
+    memset(hits, 0, sizeof hits);
+#pragma omp parallel num_threads(3)
+    {
+        for (int k = 0; k < CONSTRUCTS; k++) {
+            if (k % EVERY == 0) {
+#pragma omp for schedule(guided, 2)
+                for (int i = 0; i < 64; i++)
+                    atomic_fetch_add(&hits[k][i], 1);
+                if (omp_get_thread_num() == 0)
+                    usleep(2000);
+            } else {
+#pragma omp for schedule(dynamic, 3) nowait
+                for (int i = 0; i < 64; i++)
+                    atomic_fetch_add(&hits[k][i], 1);
+            }
+        }
+    }
+    for (int k = 0; k < CONSTRUCTS; k++)
+        check_once(hits[k], 64);
+}
+
 /* Nonmonotonic dynamic loops hand chunks out by work stealing: with more threads than VPs, and with
  * members that do nothing but take chunks, each iteration still runs once, and the thread that ran the
  * last iteration copies lastprivate and linear values out (GCC's copy-out assumes that thread takes no
@@ -263,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_sections_each_once),
         cmocka_unit_test(test_single_and_copyprivate),
         cmocka_unit_test(test_nowait_chain_longer_than_the_ring),
+        cmocka_unit_test(test_barrier_and_nowait_constructs_share_the_ring),
         cmocka_unit_test(test_nonmonotonic_dynamic_stealing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
