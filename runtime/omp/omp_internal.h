@@ -207,10 +207,9 @@ typedef struct {
  * miss, and taking a chunk reads nothing that another thread writes except the counter, which is alone
  * with `left` on its line (core/loop.c). */
 struct omp_ws {
-    /* Ring protocol: seq of the construct held, its readiness, the construct allowed to claim it next. */
+    /* Ring protocol: seq of the construct held, its readiness (free_for is on the counter's line). */
     _Alignas(OMP_CACHE_LINE) _Atomic long ready_seq;  /* construct number whose state is initialized */
     _Atomic long claimed_seq;                          /* construct number an initializer claimed */
-    _Atomic long free_for;                             /* construct number allowed to claim the slot */
     /* Loop in iteration space: iterations 0..count-1 map to start + i * incr, in uint64_t arithmetic for
      * both long and unsigned long long loops (a long loop's bounds are converted back at the end). */
     uint8_t sched;       /* resolved kind: static, dynamic or guided */
@@ -224,10 +223,12 @@ struct omp_ws {
     /* Read by stealing loops only, written by the initializer: the next line. */
     omp_ws_share_t *shares;    /* nshares entries, kept across constructs (freed with the team) */
     unsigned nshares;
-    /* The counter, and the count of threads that left a nowait construct (a construct that ends with a
-     * barrier leaves through the barrier instead, omp_ws_leave_barrier). */
+    /* The counter, the count of threads that left a nowait construct (a construct that ends with a
+     * barrier leaves through the barrier instead, omp_ws_leave_barrier), and the slot's next claimant:
+     * written once a construct ends, when the counter's line is no longer taken. */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
     _Atomic unsigned left;
+    _Atomic long free_for; /* construct number allowed to claim the slot (read when the slot is not ready) */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t ordered_done; /* iterations before this have left ordered */
     /* doacross */
     unsigned ncounts;
@@ -436,6 +437,7 @@ void omp_barrier(omp_thread_t *thr);
 /* Wait inside a team: spin, then block counted in team->nsleeping so that omp_team_notify finds it. */
 void omp_team_wait(omp_thread_t *thr, omp_team_t *team, bool (*pred)(void *), void *arg);
 void omp_team_notify(omp_team_t *team);     /* wake every sleeping member */
+void omp_team_notify_after_rmw(omp_team_t *team); /* the update was a seq_cst RMW the predicate reads seq_cst */
 void omp_team_notify_one(omp_team_t *team); /* wake one sleeping member (new task) */
 bool omp_barrier_cancel(omp_thread_t *thr); /* true if the parallel region was cancelled */
 /* Called when the team's pending task count or arrivals may have completed a barrier or join. */

@@ -20,10 +20,11 @@ static void try_release(omp_team_t *team, uint64_t gen)
     if (!complete(team, gen))
         return;
     uint64_t expected = gen;
-    /* release: the barrier's phase (everyone's writes before arriving) happens before every exit. */
-    if (atomic_compare_exchange_strong_explicit(&team->bar_gen, &expected, gen + 1, memory_order_acq_rel,
+    /* release: the barrier's phase (everyone's writes before arriving) happens before every exit.
+     * seq_cst, as bar_pred's load: omp_team_notify_after_rmw needs no fence then. */
+    if (atomic_compare_exchange_strong_explicit(&team->bar_gen, &expected, gen + 1, memory_order_seq_cst,
                                                 memory_order_relaxed))
-        omp_team_notify(team);
+        omp_team_notify_after_rmw(team);
 }
 
 void omp_barrier_check(omp_team_t *team)
@@ -46,8 +47,7 @@ static bool bar_pred(void *arg)
 {
     bar_wait_t *b = arg;
     omp_team_t *team = b->team;
-    return atomic_load_explicit(&team->bar_gen, memory_order_acquire) > b->gen || omp_team_has_tasks(team) ||
-           complete(team, b->gen) ||
+    return atomic_load(&team->bar_gen) > b->gen || omp_team_has_tasks(team) || complete(team, b->gen) ||
            (b->cancellable && atomic_load_explicit(&team->cancelled, memory_order_relaxed));
 }
 

@@ -218,7 +218,19 @@ static inline void chunk_taken(omp_thread_t *thr, const omp_ws_t *ws, uint64_t l
     bounds(ws, lo, hi, istart, iend, ustart, uend);
 }
 
-/* Entering the slot (inside GOMP_parallel_loop_*), ordered loops, static schedules and stealing loops. */
+/* Nonmonotonic dynamic loops (never ordered): a function of its own, tail-called from omp_loop_next. */
+static __attribute__((noinline)) bool stealing_loop_next(omp_thread_t *thr, long *istart, long *iend,
+                                                         unsigned long long *ustart, unsigned long long *uend)
+{
+    omp_ws_t *ws = thr->ts.ws;
+    uint64_t lo, hi;
+    if (!stealing_next(thr, ws, &lo, &hi))
+        return false;
+    chunk_taken(thr, ws, lo, hi, istart, iend, ustart, uend);
+    return true;
+}
+
+/* Entering the slot (inside GOMP_parallel_loop_*), ordered loops and static schedules. */
 static __attribute__((noinline)) bool loop_next_slow(omp_thread_t *thr, long *istart, long *iend,
                                                      unsigned long long *ustart, unsigned long long *uend)
 {
@@ -234,7 +246,7 @@ static __attribute__((noinline)) bool loop_next_slow(omp_thread_t *thr, long *is
     if (ws->sched == OMP_SCHED_STATIC) {
         got = static_next(thr, ws, &lo, &hi);
     } else if (ws->steal) {
-        got = stealing_next(thr, ws, &lo, &hi);
+        return stealing_loop_next(thr, istart, iend, ustart, uend);
     } else if (ws->sched == OMP_SCHED_DYNAMIC) {
         got = atomic_load_explicit(&ws->next, memory_order_relaxed) < count &&
               (lo = atomic_fetch_add_explicit(&ws->next, ws->chunk, memory_order_relaxed)) < count;
@@ -260,15 +272,17 @@ static __attribute__((noinline)) bool loop_next_slow(omp_thread_t *thr, long *is
     return true;
 }
 
-/* The chunk after a thread's current one. The path of monotonic dynamic and of guided calls nothing, so it
- * saves no registers, and reads nothing another thread writes except the counter: the loop's line of the
+/* The chunk after a thread's current one. The path of monotonic dynamic and of guided calls nothing (the
+ * others are tail calls), and reads nothing another thread writes except the counter: the loop's line of the
  * slot is written once, before the construct is published (struct omp_ws). */
 bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
                    unsigned long long *uend)
 {
     omp_ws_t *ws = thr->ts.ws;
-    if (OMP_UNLIKELY(!ws || ws->ordered || ws->steal || ws->sched == OMP_SCHED_STATIC))
+    if (OMP_UNLIKELY(!ws || ws->ordered || ws->sched == OMP_SCHED_STATIC))
         return loop_next_slow(thr, istart, iend, ustart, uend);
+    if (ws->steal)
+        return stealing_loop_next(thr, istart, iend, ustart, uend);
     uint64_t count = ws->count, chunk = ws->chunk, lo;
     uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
     if (ws->sched == OMP_SCHED_DYNAMIC) {

@@ -113,6 +113,21 @@ void omp_team_notify(omp_team_t *team)
     }
 }
 
+void omp_team_notify_after_rmw(omp_team_t *team)
+{
+    /* The caller made the predicate true with a seq_cst read-modify-write, which a sleeper's predicate
+     * reads seq_cst: with the sleeper's seq_cst increment of nsleeping, the four are in one total order,
+     * so the caller sees the increment or the sleeper sees the update. No fence (on x86 the locked
+     * instruction was one). */
+    if (atomic_load(&team->nsleeping) == 0)
+        return;
+    for (unsigned i = 0; i < team->capacity; i++) {
+        omp_thread_t *t = team->threads[i];
+        if (t)
+            omp_wake(t);
+    }
+}
+
 void omp_team_notify_one(omp_team_t *team)
 {
     atomic_thread_fence(memory_order_seq_cst);

@@ -44,16 +44,21 @@ bool omp_ws_enter(omp_thread_t *thr)
     long expected = seq - OMP_WS_RING;
     if (atomic_compare_exchange_strong_explicit(&ws->claimed_seq, &expected, seq, memory_order_acquire,
                                                 memory_order_relaxed)) {
-        atomic_store_explicit(&ws->cancelled, false, memory_order_relaxed);
-        /* The previous construct's memory is freed only now: threads may read it until they leave. */
-        free((void *)ws->posted);
-        free(ws->dims);
-        free(ws->mem);
-        ws->reductions = NULL;
-        ws->mem = NULL;
-        ws->posted = NULL;
-        ws->dims = NULL;
-        atomic_store_explicit(&ws->copy_data, NULL, memory_order_relaxed);
+        /* The previous construct's memory is freed only now: threads may read it until they leave. Each
+         * field is stored only if set: the line stays clean (and shared) in the common case. */
+        if (atomic_load_explicit(&ws->cancelled, memory_order_relaxed))
+            atomic_store_explicit(&ws->cancelled, false, memory_order_relaxed);
+        if (ws->posted || ws->dims || ws->mem || ws->reductions) {
+            free((void *)ws->posted);
+            free(ws->dims);
+            free(ws->mem);
+            ws->reductions = NULL;
+            ws->mem = NULL;
+            ws->posted = NULL;
+            ws->dims = NULL;
+        }
+        if (atomic_load_explicit(&ws->copy_data, memory_order_relaxed))
+            atomic_store_explicit(&ws->copy_data, NULL, memory_order_relaxed);
         return true;
     }
     if (!slot_ready(&s))
@@ -84,20 +89,18 @@ void omp_ws_leave(omp_thread_t *thr)
     }
 }
 
-/* Leaving a construct that ends with a barrier: once every thread has passed it, none reads the slot any
- * more, so the barrier stands in for the `left` count and its read-modify-write of a shared line (one
- * per thread per construct, while the others may still be taking chunks). Thread 0 frees the slot. */
+/* Leaving a construct that ends with a barrier. No thread reaches construct seq + OMP_WS_RING, which
+ * reuses the slot, before every thread has arrived at this barrier, and a thread arriving reads the slot
+ * no more: so the slot can be freed now, by one thread (thread 0), and nobody can be waiting for it yet (no
+ * notification). This replaces the `left` count, a read-modify-write of a shared line by every thread of
+ * every construct. The barrier orders the others' use of the slot before its next claim. */
 void omp_ws_leave_barrier(omp_thread_t *thr)
 {
     omp_ws_t *ws = thr->ts.ws;
-    long seq = thr->ts.ws_cur;
+    if (ws && thr->ts.num == 0)
+        atomic_store_explicit(&ws->free_for, thr->ts.ws_cur + OMP_WS_RING, memory_order_release);
     thr->ts.ws = NULL;
     omp_barrier(thr);
-    if (ws && thr->ts.num == 0) {
-        /* release: pairs with the next initializer's acquire in slot_free (its claim follows). */
-        atomic_store_explicit(&ws->free_for, seq + OMP_WS_RING, memory_order_release);
-        omp_team_notify(thr->ts.team);
-    }
 }
 
 bool omp_single_start(omp_thread_t *thr)
