@@ -213,9 +213,11 @@ struct omp_ws {
     /* Loop in iteration space: iterations 0..count-1 map to start + i * incr, in uint64_t arithmetic for
      * both long and unsigned long long loops (a long loop's bounds are converted back at the end). */
     uint8_t sched;       /* resolved kind: static, dynamic or guided */
+    uint8_t next_kind;   /* how *_next takes a chunk: omp_next_kind_t */
     bool is_ull;
     bool ordered;
     bool steal;          /* nonmonotonic dynamic: per-thread shares with stealing (shares[]) */
+    uint16_t pad_;
     unsigned nthreads;   /* the team's, when the construct started */
     uint64_t count;
     uint64_t chunk;
@@ -477,6 +479,86 @@ bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart
                     unsigned long long *ustart, unsigned long long *uend);
 bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
                    unsigned long long *uend);
+/* How a loop's next chunk is taken: by omp_loop_next (static, ordered, stealing), or from the shared counter
+ * by omp_loop_counter_next, inline in the GOMP *_next entry points (no chunk is recorded: only ordered
+ * loops need it). */
+typedef enum { OMP_NEXT_GENERAL, OMP_NEXT_DYNAMIC, OMP_NEXT_GUIDED, OMP_NEXT_STEAL } omp_next_kind_t;
+
+/* Stealing loops (core/loop.c): the owner takes a quarter of what its share [lo, hi) (packed lo | hi << 32)
+ * still holds at once, at least one chunk, as guided self-scheduling does over a whole loop: running
+ * several consecutive chunks without asking in between is one of the schedules nonmonotonic allows, it
+ * cuts the calls of dynamic,1 from 128 per thread to about 20, and the share's last chunks still go one by
+ * one, so thieves balance the end. Chunks [*first, *first + *taken). */
+#define OMP_OWN_BATCH_DIV 4
+static inline bool omp_share_take_own(_Atomic uint64_t *own, uint64_t *first, uint64_t *taken)
+{
+    uint64_t w = atomic_load_explicit(own, memory_order_relaxed);
+    while ((uint32_t)w < (w >> 32)) {
+        uint64_t k = ((w >> 32) - (uint32_t)w) / OMP_OWN_BATCH_DIV;
+        if (k == 0)
+            k = 1;
+        if (atomic_compare_exchange_weak_explicit(own, &w, w + k, memory_order_relaxed, memory_order_relaxed)) {
+            *first = (uint32_t)w;
+            *taken = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Chunk [*first, *last) of a loop of kind OMP_NEXT_DYNAMIC or OMP_NEXT_GUIDED, in the loop's own values
+ * (uint64_t arithmetic for long and unsigned long long loops); false when the loop is done. Reads the
+ * slot's first line (written before the construct was published) and the counter, nothing else. */
+static inline bool omp_loop_counter_next(omp_ws_t *ws, uint64_t *first, uint64_t *last)
+{
+    uint64_t count = ws->count, chunk = ws->chunk, lo, hi;
+    uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
+    if (ws->next_kind == OMP_NEXT_DYNAMIC) {
+        /* A thread that saw the end does not write the line again (the others may still take chunks). */
+        if (cur >= count || (lo = atomic_fetch_add_explicit(&ws->next, chunk, memory_order_relaxed)) >= count)
+            return false;
+        hi = count - lo > chunk ? lo + chunk : count;
+    } else {
+        /* guided: a CAS, as the size depends on what remains */
+        unsigned n = ws->nthreads;
+        for (;;) {
+            if (cur >= count)
+                return false;
+            uint64_t remaining = count - cur;
+            uint64_t size = remaining / n + (remaining % n != 0);
+            size = size < chunk ? chunk : size;
+            size = size > remaining ? remaining : size;
+            if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                lo = cur, hi = cur + size;
+                break;
+            }
+        }
+    }
+    *first = ws->start + lo * ws->incr;
+    *last = ws->start + hi * ws->incr;
+    return true;
+}
+
+/* A stealing loop's next chunks from the thread's own share, in the loop's values: 1 taken, 0 the loop is
+ * over for this thread, -1 its share is empty (omp_loop_next steals). */
+static inline int omp_loop_own_next(omp_thread_t *thr, omp_ws_t *ws, uint64_t *first, uint64_t *last)
+{
+    /* GCC's lastprivate (and linear) copy-out is done by the thread whose last chunk ends the loop: that
+     * thread takes no chunk after it (stealing could hand it a lower one still in another's share). */
+    uint64_t c, k;
+    if (thr->ts.ran_last)
+        return 0;
+    if (!omp_share_take_own(&ws->shares[thr->ts.num].range, &c, &k))
+        return -1;
+    /* k > 1 only from a share of 8 or more chunks, so k * chunk stays below count: no overflow. */
+    uint64_t count = ws->count, lo = c * ws->chunk;
+    uint64_t hi = count - lo > k * ws->chunk ? lo + k * ws->chunk : count;
+    thr->ts.ran_last = hi == count;
+    *first = ws->start + lo * ws->incr;
+    *last = ws->start + hi * ws->incr;
+    return 1;
+}
 void omp_loop_end(omp_thread_t *thr, bool nowait);
 bool omp_loop_end_cancel(omp_thread_t *thr);
 /* GOMP_loop_start and friends: the loop plus optional task reductions and team-shared memory. */

@@ -93,6 +93,10 @@ void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads,
     ws->ordered = d->ordered;
     ws->steal =
         sched == OMP_SCHED_DYNAMIC && !monotonic && !d->ordered && nthreads > 1 && shares_init(ws, nthreads);
+    ws->next_kind = ws->steal                                 ? OMP_NEXT_STEAL
+                    : d->ordered || sched == OMP_SCHED_STATIC ? OMP_NEXT_GENERAL
+                    : sched == OMP_SCHED_DYNAMIC              ? OMP_NEXT_DYNAMIC
+                                                              : OMP_NEXT_GUIDED;
     atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
     /* Only ordered loops read it: others leave its line alone. */
     if (d->ordered)
@@ -121,30 +125,15 @@ static inline void bounds(const omp_ws_t *ws, uint64_t lo, uint64_t hi, long *is
     }
 }
 
-/* The next chunks of a stealing loop, [*first, *first + *taken): from the own share, else the back half
- * of another's. The owner takes a quarter of what its share still holds at once (at least one chunk), as
- * guided self-scheduling does over a whole loop: running several consecutive chunks without asking in
- * between is one of the schedules nonmonotonic allows, it cuts the calls of dynamic,1 from 128 per thread
- * to about 20, and the share's last chunks still go one by one, so thieves balance the end. Only the
- * owner raises lo and only thieves lower hi, and a chunk number leaves the shares once, so a CAS cannot
- * succeed on a stale value (no ABA). */
-#define OWN_BATCH_DIV 4
-
+/* The next chunks of a stealing loop, [*first, *first + *taken): from the own share (omp_share_take_own,
+ * which the GOMP *_next entry points also call inline), else the back half of another's. Only the owner
+ * raises lo and only thieves lower hi, and a chunk number leaves the shares once, so a CAS cannot succeed
+ * on a stale value (no ABA). */
 static bool steal_next(omp_ws_t *ws, unsigned n, unsigned t, uint64_t *first, uint64_t *taken)
 {
     _Atomic uint64_t *own = &ws->shares[t].range;
-    uint64_t w = atomic_load_explicit(own, memory_order_relaxed);
-    while ((uint32_t)w < (w >> 32)) {
-        uint64_t k = ((w >> 32) - (uint32_t)w) / OWN_BATCH_DIV;
-        if (k == 0)
-            k = 1;
-        if (atomic_compare_exchange_weak_explicit(own, &w, w + k, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            *first = (uint32_t)w;
-            *taken = k;
-            return true;
-        }
-    }
+    if (omp_share_take_own(own, first, taken))
+        return true;
     /* Every chunk is in some share until a thread removes it with a CAS, and then that thread runs it: a
      * scan that finds every share empty means nothing is left to hand out. */
     for (unsigned k = 1; k < n; k++) {
@@ -272,41 +261,26 @@ static __attribute__((noinline)) bool loop_next_slow(omp_thread_t *thr, long *is
     return true;
 }
 
-/* The chunk after a thread's current one. The path of monotonic dynamic and of guided calls nothing (the
- * others are tail calls), and reads nothing another thread writes except the counter: the loop's line of the
- * slot is written once, before the construct is published (struct omp_ws). */
+/* The chunk after a thread's current one (the GOMP *_next entry points take counter chunks inline). */
 bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
                    unsigned long long *uend)
 {
     omp_ws_t *ws = thr->ts.ws;
-    if (OMP_UNLIKELY(!ws || ws->ordered || ws->sched == OMP_SCHED_STATIC))
+    if (OMP_UNLIKELY(!ws || ws->next_kind == OMP_NEXT_GENERAL))
         return loop_next_slow(thr, istart, iend, ustart, uend);
-    if (ws->steal)
+    if (ws->next_kind == OMP_NEXT_STEAL)
         return stealing_loop_next(thr, istart, iend, ustart, uend);
-    uint64_t count = ws->count, chunk = ws->chunk, lo;
-    uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
-    if (ws->sched == OMP_SCHED_DYNAMIC) {
-        /* A thread that saw the end does not write the line again (the others may still take chunks). */
-        if (cur >= count || (lo = atomic_fetch_add_explicit(&ws->next, chunk, memory_order_relaxed)) >= count)
-            return false;
-        chunk_taken(thr, ws, lo, count - lo > chunk ? lo + chunk : count, istart, iend, ustart, uend);
-        return true;
+    uint64_t first, last;
+    if (!omp_loop_counter_next(ws, &first, &last))
+        return false;
+    if (ws->is_ull) {
+        *ustart = first;
+        *uend = last;
+    } else {
+        *istart = (long)first;
+        *iend = (long)last;
     }
-    /* guided: a CAS, as the size depends on what remains */
-    unsigned n = ws->nthreads;
-    for (;;) {
-        if (cur >= count)
-            return false;
-        uint64_t remaining = count - cur;
-        uint64_t size = remaining / n + (remaining % n != 0);
-        size = size < chunk ? chunk : size;
-        size = size > remaining ? remaining : size;
-        if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            chunk_taken(thr, ws, cur, cur + size, istart, iend, ustart, uend);
-            return true;
-        }
-    }
+    return true;
 }
 
 bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,

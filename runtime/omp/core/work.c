@@ -135,6 +135,7 @@ void omp_single_copy_end(omp_thread_t *thr, void *data)
 static void sections_init(omp_ws_t *ws, unsigned count)
 {
     ws->sched = OMP_SCHED_DYNAMIC;
+    ws->next_kind = OMP_NEXT_DYNAMIC;
     ws->is_ull = false;
     ws->start = 0;
     ws->incr = 1;

@@ -104,62 +104,62 @@ GOMP_ENTRY bool GOMP_loop_ordered_start(long start, long end, long incr, long sc
 
 GOMP_ENTRY bool GOMP_loop_static_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_dynamic_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_guided_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_runtime_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_nonmonotonic_guided_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_nonmonotonic_runtime_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ordered_static_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ordered_guided_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
 {
-    return omp_loop_next(omp_self(), istart, iend, NULL, NULL);
+    return gomp_loop_next_long(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk, long *istart, long *iend)

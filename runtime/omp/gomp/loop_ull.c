@@ -120,62 +120,62 @@ GOMP_ENTRY bool GOMP_loop_ull_ordered_start(bool up, unsigned long long start, u
 
 GOMP_ENTRY bool GOMP_loop_ull_static_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_dynamic_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_guided_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_runtime_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_nonmonotonic_dynamic_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_nonmonotonic_guided_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_nonmonotonic_runtime_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_ordered_static_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_ordered_dynamic_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_ordered_guided_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_ordered_runtime_next(unsigned long long *istart, unsigned long long *iend)
 {
-    return omp_loop_next(omp_self(), NULL, NULL, istart, iend);
+    return gomp_loop_next_ull(istart, iend);
 }
 
 GOMP_ENTRY bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, unsigned long long *counts, unsigned long long chunk,
