@@ -47,4 +47,19 @@ static inline mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
     return u;
 }
 
+/* mpcrt_rq_push(u) then mpcrt_rq_pop for a queue holding exactly one ULT of a level >= u's: returns that
+ * ULT, aged as a pop ages it, and leaves u alone in the queue (a yield between two ULTs of one VP). */
+static inline mpcrt_ult_t *mpcrt_rq_swap_single(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
+{
+    int p = 31 - __builtin_clz(rq->nonempty);
+    mpcrt_ult_t *only = rq->head[p];
+    rq->head[p] = rq->tail[p] = NULL;
+    only->cur_prio = only->cur_prio > 0 ? only->cur_prio - 1 : only->base_prio;
+    int q = u->cur_prio;
+    u->rq_next = u->rq_prev = NULL;
+    rq->head[q] = rq->tail[q] = u;
+    rq->nonempty = 1u << q;
+    return only;
+}
+
 #endif

@@ -179,11 +179,19 @@ void mpcrt_sched_after_switch(mpcrt_vp_t *vp)
     }
 }
 
-void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
+static __attribute__((noinline, cold)) void run_switch_hooks(mpcrt_ult_t *from, mpcrt_ult_t *to)
 {
     int nhooks = atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire);
     for (int i = 0; i < nhooks; i++)
         mpcrt_sched.switch_hooks[i](from, to);
+}
+
+/* Inlined into the general switch and into mpcrt_wait_yield_once, the same-core message path. */
+static inline __attribute__((always_inline)) void switch_to(mpcrt_vp_t *vp, mpcrt_ult_t *from,
+                                                            mpcrt_ult_t *to)
+{
+    if (__builtin_expect(atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire) > 0, 0))
+        run_switch_hooks(from, to);
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
     mpcrt_vp_set_free(vp, to == &vp->native); /* back to the idle loop, or a ULT with work of its own */
     vp->current = to;
@@ -202,7 +210,18 @@ void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 #endif
     vp->prev = from;
     mpcrt_ctx_switch(&from->sp, to->sp);
+#if defined(__SANITIZE_ADDRESS__)
     mpcrt_sched_arrived(vp, from); /* runs mpcrt_sched_after_switch */
+#else
+    /* The VP read again rather than kept across the switch (a ULT never changes VPs): with nothing live
+     * across it, a caller such as mpcrt_wait_yield_once saves no registers of its own. */
+    mpcrt_sched_after_switch(mpcrt_tls_vp);
+#endif
+}
+
+void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
+{
+    switch_to(vp, from, to);
 }
 
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
@@ -235,6 +254,26 @@ void mpcrt_yield(void)
         return;
     atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
     mpcrt_sched_switch_away(vp);
+}
+
+bool mpcrt_wait_yield_once(void)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (!vp)
+        return false;
+    mpcrt_ult_t *self = vp->current;
+    /* What mpcrt_sched_switch_away does for a yield, when nothing is parked or being woken and exactly one
+     * ULT is queued: queue the caller behind it and run it, unless the caller's priority would pick the
+     * caller again (then the general wait decides). */
+    if (self == &vp->native || vp->rq.count != 1 || vp->polls || vp->poked ||
+        atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+        return false;
+    int level = 31 - __builtin_clz(vp->rq.nonempty);
+    if (self->cur_prio > level)
+        return false;
+    atomic_store_explicit(&self->state, ULT_READY, memory_order_relaxed);
+    switch_to(vp, self, mpcrt_rq_swap_single(&vp->rq, self));
+    return true;
 }
 
 bool mpcrt_yield_would_switch(void)

@@ -139,6 +139,12 @@ void mpcrt_ult_wake(mpcrt_ult_t *ult);
  * block, and may be called again after it returned true (by the sweep, then by the woken ULT): once true it
  * must stay true without side effects. */
 void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
+/* The first round of mpcrt_wait_until for a caller that tests its condition inline (a blocking receive):
+ * when exactly one other ULT of the caller's VP could run (most likely the peer it just answered), run it
+ * now; true if it did, and the caller tests again. False, at once, when the general wait would not start
+ * with that yield (a kernel thread, other work queued, parked ULTs to sweep). Two ranks of one core then
+ * switch per message without the general wait's indirect predicate calls and bookkeeping. */
+bool mpcrt_wait_yield_once(void);
 /* The same wait without running any hook (progress, idle or park) in the caller's context: for a wait
  * that is none of the layers' business and may run where their work must not (a ULT joining a kernel
  * thread, which under ThreadSanitizer waits inside its pthread_join interceptor, where it records no

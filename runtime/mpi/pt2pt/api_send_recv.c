@@ -13,12 +13,13 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
 
 /* Inlined: it runs on every send and receive, and its result feeds the caller's fast path. */
-static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle,
-                                                       mpcrt_comm_t **comm, MPI_Datatype type,
-                                                       mpcrt_datatype_t **dt, MPI_Count count, int peer,
-                                                       int tag, bool receiving)
+static inline __attribute__((always_inline)) int check_self(const char *fn, MPI_Comm comm_handle,
+                                                            mpcrt_comm_t **comm, MPI_Datatype type,
+                                                            mpcrt_datatype_t **dt, MPI_Count count, int peer,
+                                                            int tag, bool receiving,
+                                                            mpcrt_mpi_rank_t **self_out)
 {
-    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    mpcrt_mpi_rank_t *self = *self_out = mpcrt_mpi_self();
     if (!mpcrt_mpi_active(self))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(comm_handle)))
@@ -39,6 +40,15 @@ static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm 
     if (!(receiving && tag == MPI_ANY_TAG) && (tag < 0 || tag > MPCRT_TAG_UB))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TAG, "invalid tag %d", tag);
     return MPI_SUCCESS;
+}
+
+static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle,
+                                                       mpcrt_comm_t **comm, MPI_Datatype type,
+                                                       mpcrt_datatype_t **dt, MPI_Count count, int peer,
+                                                       int tag, bool receiving)
+{
+    mpcrt_mpi_rank_t *self;
+    return check_self(fn, comm_handle, comm, type, dt, count, peer, tag, receiving, &self);
 }
 
 static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
@@ -138,7 +148,8 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
 {
     mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
     mpcrt_datatype_t *dt = NULL;
-    int rc = check(fn, comm_handle, &comm, type, &dt, count, source, tag, true);
+    mpcrt_mpi_rank_t *self;
+    int rc = check_self(fn, comm_handle, &comm, type, &dt, count, source, tag, true, &self);
     if (rc)
         return rc;
     mpcrt_request_t req;
@@ -147,7 +158,8 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
     req.inline_ok = true;
     req.owner = mpcrt_ult_self();
     describe(&req, buf, count, dt, comm, source, tag, MPCRT_SEND_STANDARD);
-    rc = mpcrt_pt2pt_start_recv(&req);
+    rc =
+        source == MPI_PROC_NULL ? mpcrt_pt2pt_start_recv(&req) : mpcrt_pt2pt_start_recv_in(self->match, &req);
     if (rc)
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");
     mpcrt_request_wait(&req);

@@ -633,6 +633,8 @@ static inline bool drained_later(const mpcrt_request_t *recv)
     return rank_drains && !recv->inline_ok && !recv->on_behalf && mpcrt_ult_self();
 }
 
+static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv);
+
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
 {
     recv->status.MPI_ERROR = MPI_SUCCESS;
@@ -643,7 +645,17 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
         mpcrt_request_complete(recv);
         return MPI_SUCCESS;
     }
-    mpcrt_match_t *m = recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match;
+    return post_recv(recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match, recv);
+}
+
+int mpcrt_pt2pt_start_recv_in(mpcrt_match_t *m, mpcrt_request_t *recv)
+{
+    return post_recv(m, recv);
+}
+
+/* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
+static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
+{
     message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
     drain_inbox_if_any(m, &deliveries);

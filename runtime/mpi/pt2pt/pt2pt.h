@@ -185,7 +185,7 @@ void mpcrt_request_wait_slow(mpcrt_request_t *req);
 static inline bool mpcrt_request_done(const mpcrt_request_t *req);
 static inline void mpcrt_request_wait(mpcrt_request_t *req)
 {
-    if (!mpcrt_request_done(req))
+    if (!mpcrt_request_done(req) && !(mpcrt_wait_yield_once() && mpcrt_request_done(req)))
         mpcrt_request_wait_slow(req);
 }
 /* Copies len contiguous bytes for a message whose other side waits on `peer` (may be NULL): a large copy
@@ -203,6 +203,9 @@ static inline bool mpcrt_request_done(const mpcrt_request_t *req)
  * arguments the engine checks (the API layer checks the rest). */
 int mpcrt_pt2pt_start_send(mpcrt_request_t *req);
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
+/* The same for a receive the calling rank posts for itself, not from MPI_PROC_NULL, with status.MPI_ERROR
+ * already MPI_SUCCESS, in its queues m (mpcrt_mpi_self()->match, which the caller has at hand). */
+int mpcrt_pt2pt_start_recv_in(mpcrt_match_t *m, mpcrt_request_t *req);
 /* The fast path of MPI_Send and MPI_Isend: a small standard send needs no request, to a rank of this
  * process (into the posted receive, or an eager cell) or of another (mpcrt_remote_send_small). Returns an MPI
  * error class, or -1 when it does not apply (large message, MPI_PROC_NULL, see mpcrt_remote_send_small). */
