@@ -179,19 +179,9 @@ void mpcrt_sched_after_switch(mpcrt_vp_t *vp)
     }
 }
 
-static __attribute__((noinline, cold)) void run_switch_hooks(mpcrt_ult_t *from, mpcrt_ult_t *to)
+static inline __attribute__((always_inline)) void switch_body(mpcrt_vp_t *vp, mpcrt_ult_t *from,
+                                                              mpcrt_ult_t *to)
 {
-    int nhooks = atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire);
-    for (int i = 0; i < nhooks; i++)
-        mpcrt_sched.switch_hooks[i](from, to);
-}
-
-/* Inlined into the general switch and into mpcrt_wait_yield_once, the same-core message path. */
-static inline __attribute__((always_inline)) void switch_to(mpcrt_vp_t *vp, mpcrt_ult_t *from,
-                                                            mpcrt_ult_t *to)
-{
-    if (__builtin_expect(atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire) > 0, 0))
-        run_switch_hooks(from, to);
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
     mpcrt_vp_set_free(vp, to == &vp->native); /* back to the idle loop, or a ULT with work of its own */
     vp->current = to;
@@ -217,6 +207,27 @@ static inline __attribute__((always_inline)) void switch_to(mpcrt_vp_t *vp, mpcr
      * across it, a caller such as mpcrt_wait_yield_once saves no registers of its own. */
     mpcrt_sched_after_switch(mpcrt_tls_vp);
 #endif
+}
+
+static __attribute__((noinline, cold)) void switch_with_hooks(mpcrt_vp_t *vp, mpcrt_ult_t *from,
+                                                              mpcrt_ult_t *to)
+{
+    int nhooks = atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire);
+    for (int i = 0; i < nhooks; i++)
+        mpcrt_sched.switch_hooks[i](from, to);
+    switch_body(vp, from, to);
+}
+
+/* Inlined into the general switch and into mpcrt_wait_yield_once, the same-core message path. The hooks'
+ * switch is a call of its own, in tail position: nothing stays live across a call here, so the callers
+ * save no registers for it. */
+static inline __attribute__((always_inline)) void switch_to(mpcrt_vp_t *vp, mpcrt_ult_t *from,
+                                                            mpcrt_ult_t *to)
+{
+    if (__builtin_expect(atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire) > 0, 0))
+        switch_with_hooks(vp, from, to);
+    else
+        switch_body(vp, from, to);
 }
 
 void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)

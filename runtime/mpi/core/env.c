@@ -80,8 +80,11 @@ int mpcrt_mpi_process_init(void)
         }
         if (rc == MPI_SUCCESS && mpcrt_ult_self())
             mpcrt_sched_add_ult_exit_hook(rank_exit_hook);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
+            atomic_store_explicit(&mpcrt_mpi_process.ranks_ready, (unsigned)mpcrt_mpi_process.nranks,
+                                  memory_order_release);
             atomic_store_explicit(&mpcrt_mpi_process.ready, true, memory_order_release);
+        }
     }
     pthread_mutex_unlock(&process_lock);
     return rc;

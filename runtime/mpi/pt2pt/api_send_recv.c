@@ -13,13 +13,12 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 static const MPI_Status empty_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
 
 /* Inlined: it runs on every send and receive, and its result feeds the caller's fast path. */
-static inline __attribute__((always_inline)) int check_self(const char *fn, MPI_Comm comm_handle,
-                                                            mpcrt_comm_t **comm, MPI_Datatype type,
-                                                            mpcrt_datatype_t **dt, MPI_Count count, int peer,
-                                                            int tag, bool receiving,
-                                                            mpcrt_mpi_rank_t **self_out)
+static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle,
+                                                       mpcrt_comm_t **comm, MPI_Datatype type,
+                                                       mpcrt_datatype_t **dt, MPI_Count count, int peer,
+                                                       int tag, bool receiving)
 {
-    mpcrt_mpi_rank_t *self = *self_out = mpcrt_mpi_self();
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_active(self))
         return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_OTHER, "called outside MPI_Init/MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(comm_handle)))
@@ -42,13 +41,24 @@ static inline __attribute__((always_inline)) int check_self(const char *fn, MPI_
     return MPI_SUCCESS;
 }
 
-static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm comm_handle,
-                                                       mpcrt_comm_t **comm, MPI_Datatype type,
-                                                       mpcrt_datatype_t **dt, MPI_Count count, int peer,
-                                                       int tag, bool receiving)
+/* The checks of check() for the latency path, with no call in them: false sends the caller to its general
+ * path, which checks again and reports (or serves MPI_COMM_SELF, MPI_DATATYPE_NULL, MPI_PROC_NULL...).
+ * With no call before its own tail call, MPI_Send and MPI_Recv then save no registers. */
+static inline __attribute__((always_inline)) bool quick_check(MPI_Comm comm_handle, mpcrt_comm_t **comm,
+                                                              MPI_Datatype type, mpcrt_datatype_t **dt,
+                                                              MPI_Count count, int peer, int tag,
+                                                              bool receiving)
 {
-    mpcrt_mpi_rank_t *self;
-    return check_self(fn, comm_handle, comm, type, dt, count, peer, tag, receiving, &self);
+    if (!mpcrt_mpi_active(mpcrt_mpi_self_fast()) || comm_handle == MPI_COMM_SELF || count < 0)
+        return false;
+    *comm = (mpcrt_comm_t *)mpcrt_handle_lookup(MPCRT_OBJ_COMM, comm_handle);
+    *dt = mpcrt_datatype_get(type);
+    if (!*comm || !*dt || !mpcrt_datatype_is_committed(*dt))
+        return false;
+    int size = mpcrt_comm_peer_group(*comm)->size;
+    if (!(receiving && peer == MPI_ANY_SOURCE) && (peer < 0 || peer >= size))
+        return false;
+    return (receiving && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPCRT_TAG_UB);
 }
 
 static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
@@ -62,11 +72,6 @@ static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpc
     req->tag = tag;
     req->context = comm->context;
     req->mode = mode;
-}
-
-static void copy_status(MPI_Status *out, const MPI_Status *in)
-{
-    mpcrt_status_out(out, in);
 }
 
 /* ------------------------------------------------------------------ blocking */
@@ -96,7 +101,15 @@ static inline __attribute__((always_inline)) int send_blocking(const char *fn, c
         if (rc >= 0)
             return rc ? mpcrt_mpi_error(comm_handle, fn, rc, "cannot send to rank %d", dest) : MPI_SUCCESS;
     }
+    return mpcrt_pt2pt_send_request(fn, buf, count, dt, comm, dest, tag, comm_handle, mode);
+}
+
+int mpcrt_pt2pt_send_request(const char *fn, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                             mpcrt_comm_t *comm, int dest, int tag, MPI_Comm comm_handle,
+                             mpcrt_send_mode_t mode)
+{
     mpcrt_request_t req;
+    int rc;
     mpcrt_request_zero(&req, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
     req.kind = MPCRT_REQ_SEND;
     req.owner = mpcrt_ult_self();
@@ -118,9 +131,27 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
     return send_blocking(fn, buf, count, type, dest, tag, comm_handle, mode);
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+const char mpcrt_send_name[] = "MPI_Send";
+
+static __attribute__((noinline)) int send_general(const void *buf, int count, MPI_Datatype type, int dest,
+                                                  int tag, MPI_Comm comm_handle)
 {
-    return send_blocking("MPI_Send", buf, count, type, dest, tag, comm, MPCRT_SEND_STANDARD);
+    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
+    mpcrt_datatype_t *dt = NULL;
+    int rc = check(mpcrt_send_name, comm_handle, &comm, type, &dt, count, dest, tag, false);
+    if (rc)
+        return rc;
+    return mpcrt_pt2pt_send_standard(buf, count, dt, comm, dest, tag);
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm_handle)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *dt;
+    /* Tail calls both: MPI_Send keeps no frame of its own on the latency path. */
+    if (!quick_check(comm_handle, &comm, type, &dt, count, dest, tag, false))
+        return send_general(buf, count, type, dest, tag, comm_handle);
+    return mpcrt_pt2pt_send_standard(buf, count, dt, comm, dest, tag);
 }
 MPCRT_PMPI_ALIAS(Send)
 
@@ -148,32 +179,10 @@ static inline __attribute__((always_inline)) int recv_blocking(const char *fn, v
 {
     mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
     mpcrt_datatype_t *dt = NULL;
-    mpcrt_mpi_rank_t *self;
-    int rc = check_self(fn, comm_handle, &comm, type, &dt, count, source, tag, true, &self);
+    int rc = check(fn, comm_handle, &comm, type, &dt, count, source, tag, true);
     if (rc)
         return rc;
-    mpcrt_request_t req;
-    mpcrt_request_zero(&req, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
-    req.kind = MPCRT_REQ_RECV;
-    req.inline_ok = true;
-    req.owner = mpcrt_ult_self();
-    describe(&req, buf, count, dt, comm, source, tag, MPCRT_SEND_STANDARD);
-    rc =
-        source == MPI_PROC_NULL ? mpcrt_pt2pt_start_recv(&req) : mpcrt_pt2pt_start_recv_in(self->match, &req);
-    if (rc)
-        return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");
-    mpcrt_request_wait(&req);
-    if (req.inline_len) /* a sender of this process left the data in the request (pt2pt.h) */
-        mpcrt_copy_upto8((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
-    copy_status(status, &req.status);
-    if (req.status.MPI_ERROR == MPI_ERR_TRUNCATE)
-        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,
-                               "message of %lld bytes from rank %d is longer than the receive buffer",
-                               (long long)mpcrt_status_bytes(&req.status), req.status.MPI_SOURCE);
-    if (req.status.MPI_ERROR == MPI_ERR_PROC_ABORTED)
-        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
-                               "the process of rank %d ended before the message came", source);
-    return MPI_SUCCESS;
+    return mpcrt_pt2pt_recv_checked(fn, comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
 int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int source,
@@ -182,9 +191,21 @@ int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Da
     return recv_blocking(fn, buf, count, type, source, tag, comm_handle, status);
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
+static __attribute__((noinline)) int recv_general(void *buf, int count, MPI_Datatype type, int source,
+                                                  int tag, MPI_Comm comm, MPI_Status *status)
 {
     return recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status);
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm_handle,
+              MPI_Status *status)
+{
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *dt;
+    /* Tail calls both, as in MPI_Send. */
+    if (!quick_check(comm_handle, &comm, type, &dt, count, source, tag, true))
+        return recv_general(buf, count, type, source, tag, comm_handle, status);
+    return mpcrt_pt2pt_recv_standard(buf, count, dt, comm, source, tag, status);
 }
 MPCRT_PMPI_ALIAS(Recv)
 

@@ -234,7 +234,7 @@ static void unlink_message(message_t *msg)
     MPCRT_LIST_REMOVE(msg->bin->ctx->all_head, msg->bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
-static void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
+static inline __attribute__((always_inline)) void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
 {
     m->nposted--;
     if (req->peer == MPI_ANY_SOURCE) {
@@ -247,7 +247,8 @@ static void unlink_posted(mpcrt_match_t *m, mpcrt_request_t *req)
 }
 
 /* The earliest-posted receive matching (context, source, tag), removed from its queue. */
-static inline mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context, int source, int tag)
+static inline __attribute__((always_inline)) mpcrt_request_t *take_posted(mpcrt_match_t *m, uint32_t context,
+                                                                          int source, int tag)
 {
     mpcrt_request_t *specific = NULL, *any = NULL;
     bin_t *bin = find_bin(m, context, source, false);
@@ -428,7 +429,8 @@ typedef struct {
     mpcrt_request_t *send;
 } local_send_t;
 
-static void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, MPI_Count bytes, bool eager)
+static inline void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, MPI_Count bytes,
+                                    bool eager)
 {
     msg->bin = bin;
     msg->source = s->me;
@@ -498,14 +500,14 @@ static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 }
 
 /* A small message while m->streaming: into an eager cell and onto the inbox, without the lock. */
-static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local_send_t *s, MPI_Count bytes)
+static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, local_send_t s, MPI_Count bytes)
 {
     message_t *msg = alloc_message((size_t)bytes);
     if (!msg)
         return MPI_ERR_NO_MEM;
     if (bytes)
-        mpcrt_datatype_pack(s->dt, s->buf, s->count, 0, bytes, msg->data);
-    describe_message(msg, NULL, s, bytes, true);
+        mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, msg->data);
+    describe_message(msg, NULL, &s, bytes, true);
     /* seq_cst: ordered before the load of `streaming` below (release: the message is visible to the
      * drain's exchange). */
     MPCRT_LIFO_PUSH(&m->inbox, msg, inbox_next, memory_order_seq_cst);
@@ -517,34 +519,34 @@ static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, const local
 }
 
 /* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
- * otherwise a descriptor waits for the receiver, which completes s->send after its copy. */
-static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, const local_send_t *s,
-                                                            bool eager, bool *done)
+ * otherwise a descriptor waits for the receiver, which completes s.send after its copy. */
+static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, local_send_t s, bool eager,
+                                                            bool *done)
 {
-    MPI_Count bytes = s->count * s->dt->size;
+    MPI_Count bytes = s.count * s.dt->size;
     *done = true;
     if (eager && atomic_load_explicit(&m->streaming, memory_order_relaxed))
         return send_to_inbox(m, s, bytes);
     message_t *deliveries = NULL; /* what our own earlier pushes left in the inbox goes first */
     mpcrt_spin_lock(&m->lock);
     drain_inbox_if_any(m, &deliveries);
-    mpcrt_request_t *recv = take_posted(m, s->context, s->me, s->tag);
+    mpcrt_request_t *recv = take_posted(m, s.context, s.me, s.tag);
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
         mpcrt_spin_unlock(&m->lock);
         deliver_drained(deliveries);
         MPI_Count copied;
-        if (!transfer_inline(s->buf, s->dt, recv, bytes, &copied))
-            copied = transfer(s->buf, s->count, s->dt, recv->buf, recv->count, recv->datatype, bytes, recv);
-        finish_recv(recv, s->me, s->tag, bytes, copied);
+        if (!transfer_inline(s.buf, s.dt, recv, bytes, &copied))
+            copied = transfer(s.buf, s.count, s.dt, recv->buf, recv->count, recv->datatype, bytes, recv);
+        finish_recv(recv, s.me, s.tag, bytes, copied);
         return MPI_SUCCESS;
     }
-    bin_t *bin = find_bin(m, s->context, s->me, true);
+    bin_t *bin = find_bin(m, s.context, s.me, true);
     if (!eager) {
         /* Large or synchronous: leave a descriptor; the receiver copies from our buffer when it matches. */
         message_t *msg = bin ? alloc_message(0) : NULL;
         if (msg) {
-            describe_message(msg, bin, s, bytes, false);
+            describe_message(msg, bin, &s, bytes, false);
             enqueue_unexpected(bin, msg);
             *done = false;
         }
@@ -561,13 +563,13 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, co
     if (!msg)
         return MPI_ERR_NO_MEM;
     if (bytes)
-        mpcrt_datatype_pack(s->dt, s->buf, s->count, 0, bytes, msg->data);
-    describe_message(msg, bin, s, bytes, true);
+        mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, msg->data);
+    describe_message(msg, bin, &s, bytes, true);
     mpcrt_spin_lock(&m->lock);
-    recv = take_posted(m, s->context, s->me, s->tag);
+    recv = take_posted(m, s.context, s.me, s.tag);
     if (!recv) {
         /* Look the bin up again: while the lock was free, an empty hot bin may have gone to another pair. */
-        bin = find_bin(m, s->context, s->me, true);
+        bin = find_bin(m, s.context, s.me, true);
         if (!bin) {
             mpcrt_spin_unlock(&m->lock);
             free_message(msg);
@@ -603,14 +605,14 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
     local_send_t s = {send->buf, send->count, send->datatype, send->context, me, send->tag, send};
     bool done;
-    int rc = send_local(m, &s, eager, &done);
+    int rc = send_local(m, s, eager, &done);
     if (rc == MPI_SUCCESS && done)
         mpcrt_request_complete(send);
     return rc;
 }
 
-int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                           int dest, int tag)
+static inline __attribute__((always_inline)) int
+send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL || count * dt->size > eager_limit)
         return -1;
@@ -623,7 +625,26 @@ int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *d
     }
     local_send_t s = {buf, count, dt, comm->context, mpcrt_comm_rank(comm), tag, NULL};
     bool done;
-    return send_local(m, &s, true, &done);
+    return send_local(m, s, true, &done);
+}
+
+int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                           int dest, int tag)
+{
+    return send_small(buf, count, dt, comm, dest, tag);
+}
+
+int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                              int dest, int tag)
+{
+    int rc = send_small(buf, count, dt, comm, dest, tag);
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    MPI_Comm handle = comm->obj.handle; /* MPI_COMM_SELF for a rank's self communicator too */
+    if (rc > 0)
+        return mpcrt_mpi_error(handle, mpcrt_send_name, rc, "cannot send to rank %d", dest);
+    return mpcrt_pt2pt_send_request(mpcrt_send_name, buf, count, dt, comm, dest, tag, handle,
+                                    MPCRT_SEND_STANDARD);
 }
 
 /* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
@@ -648,9 +669,54 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     return post_recv(recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match, recv);
 }
 
-int mpcrt_pt2pt_start_recv_in(mpcrt_match_t *m, mpcrt_request_t *recv)
+/* A blocking receive: its request on this frame, posted, waited for, its inline bytes copied out. */
+static inline __attribute__((always_inline)) int
+recv_blocking(mpcrt_mpi_rank_t *self, const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
+              mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int source, int tag, MPI_Status *status)
 {
-    return post_recv(m, recv);
+    mpcrt_request_t req;
+    mpcrt_request_zero(&req, MPCRT_REQUEST_STACK_BYTES); /* the rest is for heap requests only */
+    req.kind = MPCRT_REQ_RECV;
+    req.inline_ok = true;
+    req.owner = mpcrt_ult_self();
+    req.buf = buf;
+    req.count = count;
+    req.datatype = dt;
+    req.comm = comm;
+    req.peer = source;
+    req.tag = tag;
+    req.context = comm->context;
+    req.mode = MPCRT_SEND_STANDARD;
+    int rc = source == MPI_PROC_NULL ? mpcrt_pt2pt_start_recv(&req) : post_recv(self->match, &req);
+    if (rc)
+        return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");
+    mpcrt_request_wait(&req);
+    if (req.inline_len) /* a sender of this process left the data in the request (pt2pt.h) */
+        mpcrt_copy_upto8((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
+    mpcrt_status_out(status, &req.status);
+    if (req.status.MPI_ERROR == MPI_ERR_TRUNCATE)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,
+                               "message of %lld bytes from rank %d is longer than the receive buffer",
+                               (long long)mpcrt_status_bytes(&req.status), req.status.MPI_SOURCE);
+    if (req.status.MPI_ERROR == MPI_ERR_PROC_ABORTED)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
+                               "the process of rank %d ended before the message came", source);
+    return MPI_SUCCESS;
+}
+
+int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
+                             mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int source, int tag,
+                             MPI_Status *status)
+{
+    return recv_blocking(mpcrt_mpi_self(), fn, comm_handle, buf, count, dt, comm, source, tag, status);
+}
+
+int mpcrt_pt2pt_recv_standard(void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                              int source, int tag, MPI_Status *status)
+{
+    /* MPI_Recv's quick check found the caller by the fast lookup already. */
+    return recv_blocking(mpcrt_mpi_self_fast(), "MPI_Recv", comm->obj.handle, buf, count, dt, comm, source,
+                         tag, status);
 }
 
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */

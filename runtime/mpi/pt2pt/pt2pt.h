@@ -203,14 +203,27 @@ static inline bool mpcrt_request_done(const mpcrt_request_t *req)
  * arguments the engine checks (the API layer checks the rest). */
 int mpcrt_pt2pt_start_send(mpcrt_request_t *req);
 int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
-/* The same for a receive the calling rank posts for itself, not from MPI_PROC_NULL, with status.MPI_ERROR
- * already MPI_SUCCESS, in its queues m (mpcrt_mpi_self()->match, which the caller has at hand). */
-int mpcrt_pt2pt_start_recv_in(mpcrt_match_t *m, mpcrt_request_t *req);
 /* The fast path of MPI_Send and MPI_Isend: a small standard send needs no request, to a rank of this
  * process (into the posted receive, or an eager cell) or of another (mpcrt_remote_send_small). Returns an MPI
  * error class, or -1 when it does not apply (large message, MPI_PROC_NULL, see mpcrt_remote_send_small). */
 int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                            int dest, int tag);
+/* MPI_Send once its arguments are checked, which tail-calls it (so its result is MPI_Send's, errors
+ * reported as MPI_Send's): the fast path above, else mpcrt_pt2pt_send_request. */
+extern const char mpcrt_send_name[]; /* "MPI_Send" */
+int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                              int dest, int tag);
+/* A blocking receive, its arguments checked: errors reported for fn on comm_handle. The second form is
+ * MPI_Recv's, which tail-calls it (7 arguments, as MPI_Recv has: comm_handle is comm's own handle). */
+int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
+                             mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int source, int tag,
+                             MPI_Status *status);
+int mpcrt_pt2pt_recv_standard(void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                              int source, int tag, MPI_Status *status);
+/* A blocking send of any mode through a request on the caller's stack (arguments checked). */
+int mpcrt_pt2pt_send_request(const char *fn, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
+                             mpcrt_comm_t *comm, int dest, int tag, MPI_Comm comm_handle,
+                             mpcrt_send_mode_t mode);
 /* Probe the queues of receiver `match` (the caller's: mpcrt_mpi_self()->match, captured by the caller
  * because the check may run as a parked predicate in another ULT's context) for a matching unexpected
  * message; with `take`, remove it (MPI_Mprobe) into *message. */
