@@ -11,30 +11,24 @@
 _Static_assert(offsetof(omp_ws_t, incr) + sizeof(uint64_t) <= OMP_CACHE_LINE,
                "a chunk's reads of the slot stay on its first line");
 
+/* diff / step rounded up; step 1 (most loops) without the division, which costs 20-40 cycles. */
+static inline uint64_t ceil_div(uint64_t diff, uint64_t step)
+{
+    return step == 1 ? diff : diff / step + (diff % step != 0);
+}
+
 static uint64_t iteration_count(const omp_loop_desc_t *d)
 {
     if (d->is_ull) {
-        if (d->up) {
-            if (d->ustart >= d->uend)
-                return 0;
-            uint64_t diff = d->uend - d->ustart, step = d->uincr;
-            return diff / step + (diff % step != 0);
-        }
-        if (d->ustart <= d->uend)
-            return 0;
-        uint64_t diff = d->ustart - d->uend, step = -d->uincr;
-        return diff / step + (diff % step != 0);
+        if (d->up)
+            return d->ustart >= d->uend ? 0 : ceil_div(d->uend - d->ustart, d->uincr);
+        return d->ustart <= d->uend ? 0 : ceil_div(d->ustart - d->uend, -d->uincr);
     }
-    if (d->incr > 0) {
-        if (d->start >= d->end)
-            return 0;
-        uint64_t diff = (uint64_t)d->end - (uint64_t)d->start, step = (uint64_t)d->incr;
-        return diff / step + (diff % step != 0);
-    }
+    if (d->incr > 0)
+        return d->start >= d->end ? 0 : ceil_div((uint64_t)d->end - (uint64_t)d->start, (uint64_t)d->incr);
     if (d->start <= d->end || d->incr == 0)
         return 0;
-    uint64_t diff = (uint64_t)d->start - (uint64_t)d->end, step = -(uint64_t)d->incr;
-    return diff / step + (diff % step != 0);
+    return ceil_div((uint64_t)d->start - (uint64_t)d->end, -(uint64_t)d->incr);
 }
 
 /* A nonmonotonic dynamic loop gives each thread an equal block of the chunks up front (as a static
@@ -51,7 +45,7 @@ static inline uint64_t share_pack(uint64_t lo, uint64_t hi)
 
 static bool shares_init(omp_ws_t *ws, unsigned n)
 {
-    uint64_t nchunks = ws->count / ws->chunk + (ws->count % ws->chunk != 0);
+    uint64_t nchunks = ceil_div(ws->count, ws->chunk);
     if (nchunks > UINT32_MAX)
         return false;
     if (ws->nshares < n) {

@@ -16,13 +16,13 @@ static bool slot_free(void *arg)
 {
     slot_wait_t *s = arg;
     return atomic_load_explicit(&s->ws->free_for, memory_order_acquire) == s->seq ||
-           atomic_load_explicit(&s->ws->ready_seq, memory_order_acquire) == s->seq;
+           atomic_load(&s->ws->ready_seq) == s->seq; /* seq_cst: see omp_ws_publish */
 }
 
 static bool slot_ready(void *arg)
 {
     slot_wait_t *s = arg;
-    return atomic_load_explicit(&s->ws->ready_seq, memory_order_acquire) == s->seq;
+    return atomic_load(&s->ws->ready_seq) == s->seq; /* seq_cst: see omp_ws_publish */
 }
 
 bool omp_ws_enter(omp_thread_t *thr)
@@ -68,9 +68,10 @@ bool omp_ws_enter(omp_thread_t *thr)
 
 void omp_ws_publish(omp_thread_t *thr)
 {
-    /* release: the initialized slot is visible to every thread that sees ready_seq. */
-    atomic_store_explicit(&thr->ts.ws->ready_seq, thr->ts.ws_cur, memory_order_release);
-    omp_team_notify(thr->ts.team);
+    /* release: the initialized slot is visible to every thread that sees ready_seq. An exchange (seq_cst,
+     * as slot_ready's load) instead of a store: the notification then needs no fence of its own. */
+    atomic_exchange(&thr->ts.ws->ready_seq, thr->ts.ws_cur);
+    omp_team_notify_after_rmw(thr->ts.team);
 }
 
 void omp_ws_leave(omp_thread_t *thr)
