@@ -217,8 +217,9 @@ struct omp_ws {
     bool is_ull;
     bool ordered;
     bool steal;          /* nonmonotonic dynamic: per-thread shares with stealing (shares[]) */
-    uint16_t pad_;
-    unsigned nthreads;   /* the team's, when the construct started */
+    uint8_t nthreads_log2; /* log2(nthreads) when a power of two, else 0xff: guided divides by a shift */
+    uint8_t pad_;
+    unsigned nthreads;     /* the team's, when the construct started */
     uint64_t count;
     uint64_t chunk;
     uint64_t start, incr;
@@ -524,8 +525,11 @@ static inline bool omp_loop_counter_next(omp_ws_t *ws, uint64_t *first, uint64_t
         for (;;) {
             if (cur >= count)
                 return false;
-            uint64_t remaining = count - cur;
-            uint64_t size = remaining / n + (remaining % n != 0);
+            uint64_t remaining = count - cur, size;
+            if (ws->nthreads_log2 != 0xff) /* a 64-bit division costs 20-40 cycles, on every chunk */
+                size = (remaining >> ws->nthreads_log2) + ((remaining & (n - 1)) != 0);
+            else
+                size = remaining / n + (remaining % n != 0);
             size = size < chunk ? chunk : size;
             size = size > remaining ? remaining : size;
             if (atomic_compare_exchange_weak_explicit(&ws->next, &cur, cur + size, memory_order_relaxed,

@@ -81,6 +81,7 @@ void omp_loop_init_ws(omp_ws_t *ws, const omp_loop_desc_t *d, unsigned nthreads,
     ws->chunk = (uint64_t)chunk;
     ws->is_ull = d->is_ull;
     ws->nthreads = nthreads;
+    ws->nthreads_log2 = nthreads && !(nthreads & (nthreads - 1)) ? (uint8_t)__builtin_ctz(nthreads) : 0xff;
     ws->start = d->is_ull ? d->ustart : (uint64_t)d->start;
     ws->incr = d->is_ull ? d->uincr : (uint64_t)d->incr;
     ws->count = iteration_count(d);

@@ -210,6 +210,38 @@ static void test_nowait_chain_longer_than_the_ring(void **state)
 /* A construct that ends with a barrier frees its ring slot through the barrier (thread 0 frees it once
  * it is past the barrier), a nowait one by counting the threads that left: mixed over many ring wraps,
  * with thread 0 late after each barrier so that the others reach the slot before it is freed. */
+/* Guided chunk sizes divide what remains by the team size, by a shift for a power of two. */
+static void test_guided_with_teams_of_a_power_of_two(void **state)
+{
+    (void)state;
+    static _Atomic int hits[N];
+    int sizes[] = {1, 2, 4}, chunks[] = {1, 5};
+    for (int t = 0; t < 3; t++)
+        for (int c = 0; c < 2; c++) {
+            int chunk = chunks[c];
+            _Atomic int first_sizes_ok = 1;
+            memset(hits, 0, sizeof hits);
+#pragma omp parallel num_threads(sizes[t])
+            {
+                long lo = -1, hi = -1;
+#pragma omp for schedule(guided, chunk)
+                for (int i = 0; i < N; i++) {
+                    if (i != hi) { /* a new chunk */
+                        if (lo == 0 && hi - lo < (N + sizes[t] - 1) / sizes[t])
+                            atomic_store(&first_sizes_ok, 0); /* the first chunk is ceil(N / n) */
+                        lo = i;
+                    }
+                    hi = i + 1;
+                    atomic_fetch_add(&hits[i], 1);
+                }
+                if (lo == 0 && hi - lo < (N + sizes[t] - 1) / sizes[t])
+                    atomic_store(&first_sizes_ok, 0);
+            }
+            check_once(hits, N);
+            assert_int_equal(atomic_load(&first_sizes_ok), 1);
+        }
+}
+
 #define OMP_TEST_RING 8 /* OMP_WS_RING */
 static void test_barrier_and_nowait_constructs_share_the_ring(void **state)
 {
@@ -295,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_single_and_copyprivate),
         cmocka_unit_test(test_nowait_chain_longer_than_the_ring),
         cmocka_unit_test(test_barrier_and_nowait_constructs_share_the_ring),
+        cmocka_unit_test(test_guided_with_teams_of_a_power_of_two),
         cmocka_unit_test(test_nonmonotonic_dynamic_stealing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
