@@ -36,7 +36,9 @@ typedef struct mpcrt_request mpcrt_request_t;
 struct mpcrt_request {
     /* The first two cache lines hold what a sender on another core touches when it matches this posted
      * receive (the completion, the status, the buffer, the queue links), so that each message moves two
-     * lines between the cores, not five (the request is aligned to a line). */
+     * lines between the cores, not five (the request is aligned to a line). The first line holds all a
+     * waiting receiver reads once its receive completed (the completion, the status, the inline data), so
+     * that its wake-up waits for one line from the sender's core, not two in turn. */
     _Alignas(64) mpcrt_object_t obj;
     _Atomic int complete;
     uint8_t kind; /* mpcrt_req_kind_t */
@@ -46,7 +48,12 @@ struct mpcrt_request {
      * reads to see the completion, not in a line of its own (match.c transfer_inline). */
     bool inline_ok;
     uint8_t inline_len;
-    mpcrt_ult_t *owner; /* woken on completion; NULL for a kernel thread (it polls) */
+    /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
+     * child; the last child to complete gives the parent the status of children[0] and completes it. */
+    union {
+        mpcrt_request_t *parent;
+        unsigned char inline_data[8]; /* when inline_ok, see above */
+    };
     MPI_Status status;
     bool persistent, active, cancelled;
     bool matched; /* receives: taken by a sender (under the receiver's lock) */
@@ -57,12 +64,7 @@ struct mpcrt_request {
     /* Posted-receive queues (receiver's lock). */
     mpcrt_request_t *next, *prev;
     void *match_queue; /* the (context, source) bin or, for MPI_ANY_SOURCE, the context's queue (match.c) */
-    /* Composite requests: the children hold a pointer to their parent, the parent a reference to each
-     * child; the last child to complete gives the parent the status of children[0] and completes it. */
-    union {
-        mpcrt_request_t *parent;
-        unsigned char inline_data[8]; /* when inline_ok, see above */
-    };
+    mpcrt_ult_t *owner; /* woken on completion; NULL for a kernel thread (it polls) */
     int tag;
     int peer; /* destination (send) or source (receive, may be MPI_ANY_SOURCE), as a rank of comm */
     /* Colder fields. */
