@@ -15,30 +15,18 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { BYTES = 1 << 20, ROUNDS = 40 };
+#include "busy_common.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+enum { BYTES = 1 << 20, ROUNDS = 40 };
 
 static int value(int round, size_t i)
 {
-    return (int)((i * 2654435761u + (size_t)round * 13) & 0xff);
+    return busy_value(round, i, 13);
 }
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int rank, size, failures = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2 || argc < 2) {
-        fprintf(stderr, "procs_busy_rounds: 2 ranks and a directory\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = busy_init(&argc, &argv, "procs_busy_rounds"), failures = 0;
     double bound = argc > 2 ? atof(argv[2]) : 20;
     unsigned char *buf = malloc(BYTES);
     char path[4096];
@@ -54,11 +42,12 @@ int main(int argc, char **argv)
             MPI_Isend(buf, BYTES, MPI_BYTE, 1, round, MPI_COMM_WORLD, &req);
             for (int t = 0; t < tests; t++) {
                 MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-                for (double t0 = now(); now() - t0 < 5e-6;) /* spacing, so that the CTS comes among them */
+                for (double t0 = busy_now();
+                     busy_now() - t0 < 5e-6;) /* spacing, so that the CTS comes among them */
                     ;
             }
-            double t0 = now();
-            while (access(path, F_OK) != 0 && now() - t0 < bound) /* computing: no MPI call */
+            double t0 = busy_now();
+            while (access(path, F_OK) != 0 && busy_now() - t0 < bound) /* computing: no MPI call */
                 ;
             if (access(path, F_OK) != 0) {
                 printf("rank 0: round %d (%d tests): the receive did not complete while I computed\n", round,

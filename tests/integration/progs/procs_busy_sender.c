@@ -11,30 +11,18 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { BYTES = 6 << 20, ROUNDS = 3 };
+#include "busy_common.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+enum { BYTES = 6 << 20, ROUNDS = 3 };
 
 static int value(int round, size_t i)
 {
-    return (int)((i * 2654435761u + (size_t)round * 7) & 0xff);
+    return busy_value(round, i, 7);
 }
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int rank, size, failures = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2 || argc < 2) {
-        fprintf(stderr, "procs_busy_sender: 2 ranks and a directory\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = busy_init(&argc, &argv, "procs_busy_sender"), failures = 0;
     unsigned char *buf = malloc(BYTES);
     char path[4096];
     int tests[ROUNDS] = {0, 5, 0};
@@ -50,8 +38,8 @@ int main(int argc, char **argv)
             MPI_Isend(buf, BYTES, MPI_BYTE, 1, round, MPI_COMM_WORLD, &req);
             for (int t = 0; t < tests[round]; t++)
                 MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-            double t0 = now();
-            while (access(path, F_OK) != 0 && now() - t0 < 20) /* computing: no MPI call */
+            double t0 = busy_now();
+            while (access(path, F_OK) != 0 && busy_now() - t0 < 20) /* computing: no MPI call */
                 ;
             if (access(path, F_OK) != 0) {
                 printf("rank 0: round %d: the receive did not complete while the sender computed\n", round);
