@@ -39,8 +39,8 @@ typedef struct {
     int first_rank; /* world rank of ranks[0] */
     int nranks;
     mpcrt_mpi_rank_t *ranks;
-    /* nranks, stored (release) with `ready`; 0 before: one unsigned comparison of a rank's local index
-     * against it tests readiness, range and (a negative rank, a kernel thread's) at once. */
+    /* nranks, stored (release) just before `ready`; 0 before: one unsigned comparison of a rank's local
+     * index against it tests readiness and range at once (and, in the fast lookup, a negative rank). */
     _Atomic unsigned ranks_ready;
 } mpcrt_mpi_process_t;
 extern mpcrt_mpi_process_t mpcrt_mpi_process;
@@ -48,24 +48,23 @@ extern mpcrt_mpi_process_t mpcrt_mpi_process;
 /* The calling rank's state; NULL when the process has not set up MPI yet. Inline: every MPI call asks. */
 static inline mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
 {
-    if (!atomic_load_explicit(&mpcrt_mpi_process.ready, memory_order_acquire))
-        return NULL;
+    /* acquire: pairs with the release that set up first_rank and ranks[] (mpcrt_mpi_process_init). */
+    unsigned ready = atomic_load_explicit(&mpcrt_mpi_process.ranks_ready, memory_order_acquire);
     int rank = mpcrt_self_rank();
     int first = mpcrt_mpi_process.first_rank;
     /* A kernel thread that is no rank's (a program without mpcc's entry point) is this process's rank. */
-    int local = (rank >= 0 ? rank : first) - first;
-    return (unsigned)local < (unsigned)mpcrt_mpi_process.nranks ? &mpcrt_mpi_process.ranks[local] : NULL;
+    unsigned local = (unsigned)((rank >= 0 ? rank : first) - first);
+    return local < ready ? &mpcrt_mpi_process.ranks[local] : NULL;
 }
 /* mpcrt_mpi_self() for a ULT or pthread of a rank of this process, NULL for anyone else (a kernel thread that
  * is no rank's, a process not set up yet), where the caller then takes its general path: the latency path's
  * form. */
 static inline mpcrt_mpi_rank_t *mpcrt_mpi_self_fast(void)
 {
+    /* acquire: as in mpcrt_mpi_self, before first_rank is read. */
+    unsigned ready = atomic_load_explicit(&mpcrt_mpi_process.ranks_ready, memory_order_acquire);
     unsigned local = (unsigned)(mpcrt_self_rank() - mpcrt_mpi_process.first_rank);
-    /* acquire: pairs with the release that set up ranks[] (mpcrt_mpi_process_init). */
-    return local < atomic_load_explicit(&mpcrt_mpi_process.ranks_ready, memory_order_acquire)
-               ? &mpcrt_mpi_process.ranks[local]
-               : NULL;
+    return local < ready ? &mpcrt_mpi_process.ranks[local] : NULL;
 }
 /* MPI may be called by this rank: between MPI_Init and MPI_Finalize, or while a session is open. */
 static inline bool mpcrt_mpi_active(const mpcrt_mpi_rank_t *self)

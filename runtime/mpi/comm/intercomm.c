@@ -373,14 +373,8 @@ static int exchange(mpcrt_comm_t *peer, int peer_rank, int tag, const int *out, 
         mpcrt_request_t *req = reqs[i];
         req->kind = i ? MPCRT_REQ_SEND : MPCRT_REQ_RECV;
         req->owner = mpcrt_ult_self();
-        req->buf = i ? (void *)out : in;
-        req->count = i ? nout : nin;
-        req->datatype = ints;
-        req->comm = peer;
-        req->peer = peer_rank;
-        req->tag = tag;
-        req->context = peer->context;
-        req->mode = MPCRT_SEND_STANDARD;
+        mpcrt_request_describe(req, i ? (const void *)out : in, i ? nout : nin, ints, peer, peer->context,
+                               peer_rank, tag, MPCRT_SEND_STANDARD);
     }
     int rc = mpcrt_pt2pt_start_recv(&recv);
     if (rc)

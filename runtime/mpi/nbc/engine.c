@@ -199,16 +199,12 @@ static void start_message(mpcrt_nbc_t *s, const step_t *st, int wake_vp)
     }
     /* Completion wakes the progress ULT that will start the next round (not the rank, which may be busy). */
     r->owner = progress_ult(wake_vp, false);
-    r->buf = sending ? (void *)st->src : st->dst;
-    r->count = sending ? st->scount : st->dcount;
-    r->datatype = sending ? st->sdt : st->ddt;
+    /* The collectives' context (context + 1): never matches user messages. */
+    mpcrt_request_describe(r, sending ? st->src : st->dst, sending ? st->scount : st->dcount,
+                           sending ? st->sdt : st->ddt, s->net, s->net->context + 1, st->peer, st->tag,
+                           MPCRT_SEND_STANDARD);
     mpcrt_datatype_retain(r->datatype);
-    r->comm = s->net;
     mpcrt_object_retain(&s->net->obj);
-    r->peer = st->peer;
-    r->tag = st->tag;
-    r->context = s->net->context + 1; /* the collectives' context: never matches user messages */
-    r->mode = MPCRT_SEND_STANDARD;
     r->on_behalf = true;
     r->as_rank = s->as_rank;
     r->as_match = s->as_match;

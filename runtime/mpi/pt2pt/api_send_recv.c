@@ -64,14 +64,7 @@ static inline __attribute__((always_inline)) bool quick_check(MPI_Comm comm_hand
 static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
                      mpcrt_comm_t *comm, int peer, int tag, mpcrt_send_mode_t mode)
 {
-    req->buf = (void *)buf;
-    req->count = count;
-    req->datatype = dt;
-    req->comm = comm;
-    req->peer = peer;
-    req->tag = tag;
-    req->context = comm->context;
-    req->mode = mode;
+    mpcrt_request_describe(req, buf, count, dt, comm, comm->context, peer, tag, mode);
 }
 
 /* ------------------------------------------------------------------ blocking */
@@ -131,14 +124,12 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
     return send_blocking(fn, buf, count, type, dest, tag, comm_handle, mode);
 }
 
-const char mpcrt_send_name[] = "MPI_Send";
-
 static __attribute__((noinline)) int send_general(const void *buf, int count, MPI_Datatype type, int dest,
                                                   int tag, MPI_Comm comm_handle)
 {
     mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
     mpcrt_datatype_t *dt = NULL;
-    int rc = check(mpcrt_send_name, comm_handle, &comm, type, &dt, count, dest, tag, false);
+    int rc = check("MPI_Send", comm_handle, &comm, type, &dt, count, dest, tag, false);
     if (rc)
         return rc;
     return mpcrt_pt2pt_send_standard(buf, count, dt, comm, dest, tag);

@@ -10,16 +10,9 @@ mpcrt_request_t *mpcrt_p2p_prepare(mpcrt_req_kind_t kind, mpcrt_comm_t *comm, ui
     mpcrt_request_t *req = mpcrt_request_new(kind);
     if (!req)
         return NULL;
-    req->buf = (void *)buf;
-    req->count = count;
-    req->datatype = dt;
+    mpcrt_request_describe(req, buf, count, dt, comm, context, peer, tag, MPCRT_SEND_STANDARD);
     mpcrt_datatype_retain(dt);
-    req->comm = comm;
     mpcrt_object_retain(&comm->obj);
-    req->peer = peer;
-    req->tag = tag;
-    req->context = context;
-    req->mode = MPCRT_SEND_STANDARD;
     return req;
 }
 

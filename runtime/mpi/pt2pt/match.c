@@ -642,9 +642,8 @@ int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t
         return MPI_SUCCESS;
     MPI_Comm handle = comm->obj.handle; /* MPI_COMM_SELF for a rank's self communicator too */
     if (rc > 0)
-        return mpcrt_mpi_error(handle, mpcrt_send_name, rc, "cannot send to rank %d", dest);
-    return mpcrt_pt2pt_send_request(mpcrt_send_name, buf, count, dt, comm, dest, tag, handle,
-                                    MPCRT_SEND_STANDARD);
+        return mpcrt_mpi_error(handle, "MPI_Send", rc, "cannot send to rank %d", dest);
+    return mpcrt_pt2pt_send_request("MPI_Send", buf, count, dt, comm, dest, tag, handle, MPCRT_SEND_STANDARD);
 }
 
 /* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
@@ -679,14 +678,7 @@ recv_blocking(mpcrt_mpi_rank_t *self, const char *fn, MPI_Comm comm_handle, void
     req.kind = MPCRT_REQ_RECV;
     req.inline_ok = true;
     req.owner = mpcrt_ult_self();
-    req.buf = buf;
-    req.count = count;
-    req.datatype = dt;
-    req.comm = comm;
-    req.peer = source;
-    req.tag = tag;
-    req.context = comm->context;
-    req.mode = MPCRT_SEND_STANDARD;
+    mpcrt_request_describe(&req, buf, count, dt, comm, comm->context, source, tag, MPCRT_SEND_STANDARD);
     int rc = source == MPI_PROC_NULL ? mpcrt_pt2pt_start_recv(&req) : post_recv(self->match, &req);
     if (rc)
         return mpcrt_mpi_error(comm_handle, fn, rc, "cannot post the receive");

@@ -109,6 +109,22 @@ static inline __attribute__((always_inline)) void mpcrt_request_zero(mpcrt_reque
         v[i] = (zero16_t){0, 0};
 }
 
+/* The operation a send or receive request stands for (no references taken: callers that keep the request
+ * past the call retain the communicator and datatype themselves). */
+static inline void mpcrt_request_describe(mpcrt_request_t *req, const void *buf, MPI_Count count,
+                                          mpcrt_datatype_t *dt, mpcrt_comm_t *comm, uint32_t context,
+                                          int peer, int tag, mpcrt_send_mode_t mode)
+{
+    req->buf = (void *)buf;
+    req->count = count;
+    req->datatype = dt;
+    req->comm = comm;
+    req->context = context;
+    req->peer = peer;
+    req->tag = tag;
+    req->mode = mode;
+}
+
 /* Copies n <= 8 bytes without a call: two overlapping 4-byte moves, or three single bytes. The inline
  * payload of a blocking receive goes through here twice per message (pt2pt.h, inline_data), and a memcpy
  * call of a variable size cost more than the rest of that copy. */
@@ -212,7 +228,6 @@ int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *d
                            int dest, int tag);
 /* MPI_Send once its arguments are checked, which tail-calls it (so its result is MPI_Send's, errors
  * reported as MPI_Send's): the fast path above, else mpcrt_pt2pt_send_request. */
-extern const char mpcrt_send_name[]; /* "MPI_Send" */
 int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                               int dest, int tag);
 /* A blocking receive, its arguments checked: errors reported for fn on comm_handle. The second form is
