@@ -42,14 +42,15 @@ static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm 
 }
 
 /* The checks of check() for the latency path, with no call in them: false sends the caller to its general
- * path, which checks again and reports (or serves MPI_COMM_SELF, MPI_DATATYPE_NULL, MPI_PROC_NULL...).
- * With no call before its own tail call, MPI_Send and MPI_Recv then save no registers. */
+ * path, which checks again and reports (or serves MPI_COMM_SELF, whose per-rank objects are not in the
+ * handle table, MPI_DATATYPE_NULL, MPI_PROC_NULL...). With no call before its own tail call, MPI_Send and
+ * MPI_Recv then save no registers. */
 static inline __attribute__((always_inline)) bool quick_check(MPI_Comm comm_handle, mpcrt_comm_t **comm,
                                                               MPI_Datatype type, mpcrt_datatype_t **dt,
                                                               MPI_Count count, int peer, int tag,
                                                               bool receiving)
 {
-    if (!mpcrt_mpi_active(mpcrt_mpi_self_fast()) || comm_handle == MPI_COMM_SELF || count < 0)
+    if (!mpcrt_mpi_active(mpcrt_mpi_self_fast()) || count < 0)
         return false;
     *comm = (mpcrt_comm_t *)mpcrt_handle_lookup(MPCRT_OBJ_COMM, comm_handle);
     *dt = mpcrt_datatype_get(type);

@@ -93,6 +93,24 @@ int main(int argc, char **argv)
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && count == 0);
     MPI_Send(&one, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
 
+    /* MPI_COMM_SELF (one object per rank: MPI_Send and MPI_Recv take it by their general path), a message
+     * to oneself, an empty one with MPI_DATATYPE_NULL, and the error of a rank outside it. */
+    int self_out = 1000 + rank, self_in = -1;
+    MPI_Send(&self_out, 1, MPI_INT, 0, 7, MPI_COMM_SELF);
+    MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 0, 8, MPI_COMM_SELF);
+    MPI_Recv(&self_in, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(self_in == 1000 + rank && count == 1 && st.MPI_SOURCE == 0 && st.MPI_TAG == 7);
+    MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 8, MPI_COMM_SELF, &st);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    CHECK(count == 0 && st.MPI_TAG == 8);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int self_class = MPI_SUCCESS;
+    MPI_Error_class(MPI_Send(&self_out, 1, MPI_INT, 1, 7, MPI_COMM_SELF), &self_class);
+    CHECK(self_class == MPI_ERR_RANK);
+    MPI_Error_class(MPI_Recv(&self_in, 1, MPI_INT, 0, -5, MPI_COMM_SELF, &st), &self_class);
+    CHECK(self_class == MPI_ERR_TAG);
+
     /* Probe, Iprobe and matched probe. */
     int probe_out[3] = {rank, rank, rank}, probe_in[3];
     MPI_Send(probe_out, 3, MPI_INT, next, 60, MPI_COMM_WORLD);
