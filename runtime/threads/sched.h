@@ -111,8 +111,20 @@ static inline int mpcrt_self_rank(void)
 /* Per-layer pointer slots on every ULT (the MPI layer keeps its rank state in one, OpenMP its thread
  * state in another) so that finding "my state" costs one TLS load and one indirection. */
 enum { MPCRT_ULT_SLOT_MPI, MPCRT_ULT_SLOT_OMP, MPCRT_ULT_SLOT_USER, MPCRT_ULT_SLOT_PRIV, MPCRT_ULT_NSLOTS };
-void *mpcrt_ult_slot(const mpcrt_ult_t *ult, int slot);
-void mpcrt_ult_set_slot(mpcrt_ult_t *ult, int slot, void *value);
+/* The public prefix of every ULT descriptor (the rest is private to this module): the slots, so that
+ * reading one is an inline load instead of a call (every GOMP entry point finds its thread this way).
+ * Each slot is an opaque pointer that only the layer owning its index interprets. */
+typedef struct {
+    void *slots[MPCRT_ULT_NSLOTS];
+} mpcrt_ult_public_t;
+static inline void *mpcrt_ult_slot(const mpcrt_ult_t *ult, int slot)
+{
+    return ((const mpcrt_ult_public_t *)(const void *)ult)->slots[slot];
+}
+static inline void mpcrt_ult_set_slot(mpcrt_ult_t *ult, int slot, void *value)
+{
+    ((mpcrt_ult_public_t *)(void *)ult)->slots[slot] = value;
+}
 
 /* Priorities (Taboada, research/seed003 §6.4): each pick lowers the current priority by one; a pick at 0
  * resets it to the base. Only the home VP's ULTs (or code on a non-running ULT's home VP) may call these. */

@@ -24,14 +24,14 @@ typedef enum {
 } ult_state_t;
 
 struct mpcrt_ult {
-    void *sp; /* saved stack pointer while not running */
+    mpcrt_ult_public_t pub; /* first: sched.h reads the slots through it (mpcrt_ult_slot) */
+    void *sp;               /* saved stack pointer while not running */
     _Atomic(mpcrt_vp_t *) home;
     _Atomic int state; /* ult_state_t */
     mpcrt_ult_kind_t kind;
     int base_prio, cur_prio;
     int rank;
     intptr_t priv_task_delta, priv_ult_delta;
-    void *slots[MPCRT_ULT_NSLOTS];
 
     /* Run queue links (home VP only). */
     mpcrt_ult_t *rq_prev, *rq_next;
@@ -66,6 +66,7 @@ struct mpcrt_ult {
 #endif
     mpcrt_ult_t *pool_next;
 };
+_Static_assert(offsetof(struct mpcrt_ult, pub) == 0, "mpcrt_ult_slot reads the descriptor's start");
 
 typedef struct {
     mpcrt_ult_t *head[MPCRT_NPRIO], *tail[MPCRT_NPRIO];

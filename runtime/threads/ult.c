@@ -117,7 +117,7 @@ int mpcrt_ult_create(mpcrt_ult_t **out, void *(*fn)(void *), void *arg, const mp
     u->kind = attr->kind;
     u->base_prio = u->cur_prio = attr->base_priority;
     u->rank = attr->rank;
-    memset(u->slots, 0, sizeof u->slots);
+    memset(u->pub.slots, 0, sizeof u->pub.slots);
     /* A ULT starts with its creator's rank-level privatization view (a rank's helper threads see the
      * rank's globals); the layer creating it may change both deltas before it runs. */
     mpcrt_ult_t *creator = self_vp ? self_vp->current : NULL;
@@ -203,10 +203,6 @@ void mpcrt_ult_set_rank(mpcrt_ult_t *u, int rank)
         mpcrt_tls_rank = rank;
 }
 int mpcrt_ult_vp(const mpcrt_ult_t *u) { return atomic_load_explicit(&u->home, memory_order_relaxed)->id; }
-void *mpcrt_ult_slot(const mpcrt_ult_t *u, int slot) { return u->slots[slot]; }
-void mpcrt_ult_set_slot(mpcrt_ult_t *u, int slot, void *value) { u->slots[slot] = value; }
-
-
 
 void mpcrt_ult_set_priv_deltas(mpcrt_ult_t *u, intptr_t task_delta, intptr_t ult_delta)
 {
