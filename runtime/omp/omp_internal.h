@@ -22,6 +22,16 @@
 #define OMP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define OMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* Fetch a line in a writable state (prefetchw: a no-op on x86-64 processors without it). */
+static inline void omp_prefetch_write(const void *p)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("prefetchw %0" ::"m"(*(const char *)p));
+#else
+    __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 typedef struct omp_thread omp_thread_t;
 typedef struct omp_team omp_team_t;
 typedef struct omp_task omp_task_t;
@@ -202,14 +212,16 @@ typedef struct {
 } omp_ws_share_t;
 
 /* A worksharing construct's shared state; a ring of these per team, indexed by construct sequence.
- * The first line is written only by the construct's initializer (and, for the next use of the slot, by
- * whoever frees it): a thread entering reads the ring fields and the loop it needs to take chunks with one
- * miss, and taking a chunk reads nothing that another thread writes except the counter, which is alone
- * with `left` on its line (core/loop.c). */
+ * The first line holds the slot's state, the loop counter and everything a chunk reads: the initializer
+ * claims, fills in, takes its own first chunk and publishes with one line in its cache; a thread entering
+ * gets the loop and the counter with one miss, and taking a chunk moves that one line (core/loop.c). */
+#define OMP_WS_CLAIMED(seq) (2 * (seq))   /* state: construct seq's initializer is filling the slot in */
+#define OMP_WS_READY(seq) (2 * (seq) + 1) /* state: construct seq is published */
 struct omp_ws {
-    /* Ring protocol: seq of the construct held, its readiness (free_for is on the counter's line). */
-    _Alignas(OMP_CACHE_LINE) _Atomic long ready_seq;  /* construct number whose state is initialized */
-    _Atomic long claimed_seq;                          /* construct number an initializer claimed */
+    /* Ring protocol (core/work.c): OMP_WS_CLAIMED/OMP_WS_READY of the construct held (free_for, on the
+     * next line, says which construct may claim the slot next). */
+    _Alignas(OMP_CACHE_LINE) _Atomic long state;
+    _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
     /* Loop in iteration space: iterations 0..count-1 map to start + i * incr, in uint64_t arithmetic for
      * both long and unsigned long long loops (a long loop's bounds are converted back at the end). */
     uint8_t sched;       /* resolved kind: static, dynamic or guided */
@@ -226,11 +238,10 @@ struct omp_ws {
     /* Read by stealing loops only, written by the initializer: the next line. */
     omp_ws_share_t *shares;    /* nshares entries, kept across constructs (freed with the team) */
     unsigned nshares;
-    /* The counter, the count of threads that left a nowait construct (a construct that ends with a
-     * barrier leaves through the barrier instead, omp_ws_leave_barrier), and the slot's next claimant:
-     * written once a construct ends, when the counter's line is no longer taken. */
-    _Alignas(OMP_CACHE_LINE) _Atomic uint64_t next; /* dynamic/guided: next unassigned iteration */
-    _Atomic unsigned left;
+    /* The count of threads that left a nowait construct (a construct that ends with a barrier leaves
+     * through the barrier instead, omp_ws_leave_barrier) and the slot's next claimant: written once a
+     * construct ends. */
+    _Alignas(OMP_CACHE_LINE) _Atomic unsigned left;
     _Atomic long free_for; /* construct number allowed to claim the slot (read when the slot is not ready) */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t ordered_done; /* iterations before this have left ordered */
     /* doacross */
@@ -512,6 +523,9 @@ static inline bool omp_share_take_own(_Atomic uint64_t *own, uint64_t *first, ui
  * slot's first line (written before the construct was published) and the counter, nothing else. */
 static inline bool omp_loop_counter_next(omp_ws_t *ws, uint64_t *first, uint64_t *last)
 {
+    /* The counter shares its line with what is read here: fetch it for writing at once, or the reads
+     * below would bring it shared and the update would need a second transfer. */
+    omp_prefetch_write(&ws->next);
     uint64_t count = ws->count, chunk = ws->chunk, lo, hi;
     uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
     if (ws->next_kind == OMP_NEXT_DYNAMIC) {

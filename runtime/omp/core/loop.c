@@ -278,12 +278,28 @@ bool omp_loop_next(omp_thread_t *thr, long *istart, long *iend, unsigned long lo
     return true;
 }
 
+/* The initializer of a loop with a shared counter takes its first chunk before it publishes the slot: the
+ * counter's line is in its cache then and nobody else can take a chunk, so the others, once they see the
+ * slot published, find the counter already moved and take the line from it only once. */
+static bool publish_after_first_chunk(omp_thread_t *thr, long *istart, long *iend, unsigned long long *ustart,
+                                      unsigned long long *uend)
+{
+    omp_next_kind_t kind = (omp_next_kind_t)thr->ts.ws->next_kind;
+    if (kind != OMP_NEXT_DYNAMIC && kind != OMP_NEXT_GUIDED) {
+        omp_ws_publish(thr);
+        return omp_loop_next(thr, istart, iend, ustart, uend);
+    }
+    bool got = omp_loop_next(thr, istart, iend, ustart, uend);
+    omp_ws_publish(thr);
+    return got;
+}
+
 bool omp_loop_start(omp_thread_t *thr, const omp_loop_desc_t *desc, long *istart, long *iend,
                     unsigned long long *ustart, unsigned long long *uend)
 {
     if (omp_ws_enter(thr)) {
         omp_loop_init_ws(thr->ts.ws, desc, thr->ts.team->nthreads, &thr->task->icv);
-        omp_ws_publish(thr);
+        return publish_after_first_chunk(thr, istart, iend, ustart, uend);
     }
     return omp_loop_next(thr, istart, iend, ustart, uend);
 }
@@ -317,9 +333,12 @@ bool omp_loop_start_full(omp_thread_t *thr, const omp_loop_desc_t *desc, long *i
         omp_loop_init_ws(thr->ts.ws, desc, thr->ts.team->nthreads, &thr->task->icv);
     if (reductions || mem)
         omp_ws_attach_extras(thr, init, reductions, mem);
-    if (init)
-        omp_ws_publish(thr);
-    if (!istart && !ustart)
+    if (!istart && !ustart) {
+        if (init)
+            omp_ws_publish(thr);
         return true; /* only the reductions or memory were wanted */
+    }
+    if (init)
+        return publish_after_first_chunk(thr, istart, iend, ustart, uend);
     return omp_loop_next(thr, istart, iend, ustart, uend);
 }

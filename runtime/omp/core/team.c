@@ -292,10 +292,8 @@ static void reset_ws_ring(omp_team_t *team)
     for (long i = 0; i < OMP_WS_RING; i++) {
         /* Unused slots keep their values: no store, so their lines stay shared (see SET_IF_CHANGED). */
         omp_ws_t *ws = &team->ws_ring[i];
-        if (atomic_load_explicit(&ws->ready_seq, memory_order_relaxed) != i - OMP_WS_RING)
-            atomic_store_explicit(&ws->ready_seq, i - OMP_WS_RING, memory_order_relaxed);
-        if (atomic_load_explicit(&ws->claimed_seq, memory_order_relaxed) != i - OMP_WS_RING)
-            atomic_store_explicit(&ws->claimed_seq, i - OMP_WS_RING, memory_order_relaxed);
+        if (atomic_load_explicit(&ws->state, memory_order_relaxed) != OMP_WS_READY(i - OMP_WS_RING))
+            atomic_store_explicit(&ws->state, OMP_WS_READY(i - OMP_WS_RING), memory_order_relaxed);
         if (atomic_load_explicit(&ws->free_for, memory_order_relaxed) != i)
             atomic_store_explicit(&ws->free_for, i, memory_order_relaxed);
         if (atomic_load_explicit(&ws->left, memory_order_relaxed) != 0)
@@ -483,8 +481,7 @@ void omp_team_fork(omp_thread_t *thr, void (*fn)(void *), void *data, unsigned n
     if (ws_init) {
         omp_ws_t *ws = &team->ws_ring[0];
         ws_init(ws, ws_arg);
-        atomic_store_explicit(&ws->claimed_seq, 0, memory_order_relaxed);
-        atomic_store_explicit(&ws->ready_seq, 0, memory_order_relaxed);
+        atomic_store_explicit(&ws->state, OMP_WS_READY(0), memory_order_relaxed);
     }
 
     /* The master becomes thread 0 of the new team. */

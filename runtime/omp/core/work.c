@@ -16,13 +16,13 @@ static bool slot_free(void *arg)
 {
     slot_wait_t *s = arg;
     return atomic_load_explicit(&s->ws->free_for, memory_order_acquire) == s->seq ||
-           atomic_load(&s->ws->ready_seq) == s->seq; /* seq_cst: see omp_ws_publish */
+           atomic_load(&s->ws->state) == OMP_WS_READY(s->seq); /* seq_cst: see omp_ws_publish */
 }
 
 static bool slot_ready(void *arg)
 {
     slot_wait_t *s = arg;
-    return atomic_load(&s->ws->ready_seq) == s->seq; /* seq_cst: see omp_ws_publish */
+    return atomic_load(&s->ws->state) == OMP_WS_READY(s->seq); /* seq_cst: see omp_ws_publish */
 }
 
 bool omp_ws_enter(omp_thread_t *thr)
@@ -36,14 +36,18 @@ bool omp_ws_enter(omp_thread_t *thr)
     thr->ts.has_chunk = false;
     thr->ts.ran_last = false;
     /* acquire: the initializer's writes to the slot are visible. */
-    if (atomic_load_explicit(&ws->ready_seq, memory_order_acquire) == seq)
+    if (atomic_load_explicit(&ws->state, memory_order_acquire) == OMP_WS_READY(seq))
         return false;
     slot_wait_t s = {ws, seq};
     if (!slot_free(&s))
         omp_team_wait(thr, team, slot_free, &s);
-    long expected = seq - OMP_WS_RING;
-    if (atomic_compare_exchange_strong_explicit(&ws->claimed_seq, &expected, seq, memory_order_acquire,
-                                                memory_order_relaxed)) {
+    /* Once free, the slot still holds the published construct seq - OMP_WS_RING until a thread claims it.
+     * A thread that sees it claimed already does not try: a failing CAS would still take the line from
+     * the initializer, which is writing it. */
+    long expected = OMP_WS_READY(seq - OMP_WS_RING);
+    if (atomic_load_explicit(&ws->state, memory_order_relaxed) == expected &&
+        atomic_compare_exchange_strong_explicit(&ws->state, &expected, OMP_WS_CLAIMED(seq),
+                                                memory_order_acquire, memory_order_relaxed)) {
         /* The previous construct's memory is freed only now: threads may read it until they leave. Each
          * field is stored only if set: the line stays clean (and shared) in the common case. */
         if (atomic_load_explicit(&ws->cancelled, memory_order_relaxed))
@@ -70,7 +74,7 @@ void omp_ws_publish(omp_thread_t *thr)
 {
     /* release: the initialized slot is visible to every thread that sees ready_seq. An exchange (seq_cst,
      * as slot_ready's load) instead of a store: the notification then needs no fence of its own. */
-    atomic_exchange(&thr->ts.ws->ready_seq, thr->ts.ws_cur);
+    atomic_exchange(&thr->ts.ws->state, OMP_WS_READY(thr->ts.ws_cur));
     omp_team_notify_after_rmw(thr->ts.team);
 }
 
