@@ -18,8 +18,10 @@ typedef struct mpcrt_match mpcrt_match_t;
 struct mpcrt_errcodes;
 struct mpcrt_attr_rank;
 
+/* One line per rank (ranks[] is line-aligned): the latency path indexes the array with a shift, and a rank's
+ * flags, read by each of its MPI calls, share no line with another rank's state. */
 typedef struct {
-    bool initialized; /* the World Model: MPI_Init ... MPI_Finalize */
+    _Alignas(64) bool initialized; /* the World Model: MPI_Init ... MPI_Finalize */
     bool finalized;
     _Atomic int sessions; /* the Sessions Model: sessions initialized and not finalized (core/session.c) */
     bool used_sessions;   /* some session was initialized (a rank of the Sessions Model only leaves the job
@@ -56,21 +58,26 @@ static inline mpcrt_mpi_rank_t *mpcrt_mpi_self(void)
     unsigned local = (unsigned)((rank >= 0 ? rank : first) - first);
     return local < ready ? &mpcrt_mpi_process.ranks[local] : NULL;
 }
-/* mpcrt_mpi_self() for a ULT or pthread of a rank of this process, NULL for anyone else (a kernel thread that
- * is no rank's, a process not set up yet), where the caller then takes its general path: the latency path's
- * form. */
-static inline mpcrt_mpi_rank_t *mpcrt_mpi_self_fast(void)
-{
-    /* acquire: as in mpcrt_mpi_self, before first_rank is read. */
-    unsigned ready = atomic_load_explicit(&mpcrt_mpi_process.ranks_ready, memory_order_acquire);
-    unsigned local = (unsigned)(mpcrt_self_rank() - mpcrt_mpi_process.first_rank);
-    return local < ready ? &mpcrt_mpi_process.ranks[local] : NULL;
-}
 /* MPI may be called by this rank: between MPI_Init and MPI_Finalize, or while a session is open. */
+static inline bool mpcrt_mpi_rank_active(const mpcrt_mpi_rank_t *self)
+{
+    return (self->initialized && !self->finalized) ||
+           atomic_load_explicit(&((mpcrt_mpi_rank_t *)self)->sessions, memory_order_relaxed) > 0;
+}
 static inline bool mpcrt_mpi_active(const mpcrt_mpi_rank_t *self)
 {
-    return self && ((self->initialized && !self->finalized) ||
-                    atomic_load_explicit(&((mpcrt_mpi_rank_t *)self)->sessions, memory_order_relaxed) > 0);
+    return self && mpcrt_mpi_rank_active(self);
+}
+/* The latency path's test: the caller is an active rank of this process (*self), with no test of a pointer
+ * the index check already vouches for. False: the caller's general path decides. */
+static inline bool mpcrt_mpi_self_active_fast(mpcrt_mpi_rank_t **self)
+{
+    unsigned ready = atomic_load_explicit(&mpcrt_mpi_process.ranks_ready, memory_order_acquire);
+    unsigned local = (unsigned)(mpcrt_self_rank() - mpcrt_mpi_process.first_rank);
+    if (local >= ready)
+        return false;
+    *self = &mpcrt_mpi_process.ranks[local];
+    return mpcrt_mpi_rank_active(*self);
 }
 /* MPI was set up by this rank at some point (the world model or a session), even if finalized since. */
 static inline bool mpcrt_mpi_started(const mpcrt_mpi_rank_t *self)

@@ -48,10 +48,10 @@ static inline mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
 }
 
 /* mpcrt_rq_push(u) then mpcrt_rq_pop for a queue holding exactly one ULT of a level >= u's: returns that
- * ULT, aged as a pop ages it, and leaves u alone in the queue (a yield between two ULTs of one VP). */
-static inline mpcrt_ult_t *mpcrt_rq_swap_single(mpcrt_runqueue_t *rq, mpcrt_ult_t *u)
+ * ULT, aged as a pop ages it, and leaves u alone in the queue (a yield between two ULTs of one VP). p is
+ * that ULT's level, which the caller found to compare it with u's. */
+static inline mpcrt_ult_t *mpcrt_rq_swap_single(mpcrt_runqueue_t *rq, mpcrt_ult_t *u, int p)
 {
-    int p = 31 - __builtin_clz(rq->nonempty);
     mpcrt_ult_t *only = rq->head[p];
     rq->head[p] = rq->tail[p] = NULL;
     only->cur_prio = only->cur_prio > 0 ? only->cur_prio - 1 : only->base_prio;

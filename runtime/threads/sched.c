@@ -283,7 +283,7 @@ bool mpcrt_wait_yield_once(void)
     if (self->cur_prio > level)
         return false;
     atomic_store_explicit(&self->state, ULT_READY, memory_order_relaxed);
-    switch_to(vp, self, mpcrt_rq_swap_single(&vp->rq, self));
+    switch_to(vp, self, mpcrt_rq_swap_single(&vp->rq, self, level));
     return true;
 }
 

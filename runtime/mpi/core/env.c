@@ -62,8 +62,11 @@ int mpcrt_mpi_process_init(void)
         mpcrt_mpi_process.nranks = mpcrt_ult_self() ? mpcrt_job_local_ranks() : 1;
         mpcrt_mpi_process.first_rank = mpcrt_job_first_rank();
         world_size = mpcrt_mpi_process.nranks * mpcrt_job_num_procs();
-        mpcrt_mpi_process.ranks = calloc((size_t)mpcrt_mpi_process.nranks, sizeof *mpcrt_mpi_process.ranks);
-        if (!mpcrt_mpi_process.ranks)
+        size_t bytes = (size_t)mpcrt_mpi_process.nranks * sizeof *mpcrt_mpi_process.ranks;
+        mpcrt_mpi_process.ranks = aligned_alloc(_Alignof(mpcrt_mpi_rank_t), bytes); /* a multiple of 64 */
+        if (mpcrt_mpi_process.ranks)
+            memset(mpcrt_mpi_process.ranks, 0, bytes);
+        else
             rc = MPI_ERR_NO_MEM;
         for (int i = 0; rc == MPI_SUCCESS && i < mpcrt_mpi_process.nranks; i++)
             if (!(mpcrt_mpi_process.ranks[i].match = mpcrt_match_create()))

@@ -41,27 +41,6 @@ static inline __attribute__((always_inline)) int check(const char *fn, MPI_Comm 
     return MPI_SUCCESS;
 }
 
-/* The checks of check() for the latency path, with no call in them: false sends the caller to its general
- * path, which checks again and reports (or serves MPI_COMM_SELF, whose per-rank objects are not in the
- * handle table, MPI_DATATYPE_NULL, MPI_PROC_NULL...). With no call before its own tail call, MPI_Send and
- * MPI_Recv then save no registers. */
-static inline __attribute__((always_inline)) bool quick_check(MPI_Comm comm_handle, mpcrt_comm_t **comm,
-                                                              MPI_Datatype type, mpcrt_datatype_t **dt,
-                                                              MPI_Count count, int peer, int tag,
-                                                              bool receiving)
-{
-    if (!mpcrt_mpi_active(mpcrt_mpi_self_fast()) || count < 0)
-        return false;
-    *comm = (mpcrt_comm_t *)mpcrt_handle_lookup(MPCRT_OBJ_COMM, comm_handle);
-    *dt = mpcrt_datatype_get(type);
-    if (!*comm || !*dt || !mpcrt_datatype_is_committed(*dt))
-        return false;
-    int size = mpcrt_comm_peer_group(*comm)->size;
-    if (!(receiving && peer == MPI_ANY_SOURCE) && (peer < 0 || peer >= size))
-        return false;
-    return (receiving && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPCRT_TAG_UB);
-}
-
 static void describe(mpcrt_request_t *req, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
                      mpcrt_comm_t *comm, int peer, int tag, mpcrt_send_mode_t mode)
 {
@@ -125,8 +104,8 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
     return send_blocking(fn, buf, count, type, dest, tag, comm_handle, mode);
 }
 
-static __attribute__((noinline)) int send_general(const void *buf, int count, MPI_Datatype type, int dest,
-                                                  int tag, MPI_Comm comm_handle)
+int mpcrt_pt2pt_send_general(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                             MPI_Comm comm_handle)
 {
     mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
     mpcrt_datatype_t *dt = NULL;
@@ -138,12 +117,7 @@ static __attribute__((noinline)) int send_general(const void *buf, int count, MP
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm_handle)
 {
-    mpcrt_comm_t *comm;
-    mpcrt_datatype_t *dt;
-    /* Tail calls both: MPI_Send keeps no frame of its own on the latency path. */
-    if (!quick_check(comm_handle, &comm, type, &dt, count, dest, tag, false))
-        return send_general(buf, count, type, dest, tag, comm_handle);
-    return mpcrt_pt2pt_send_standard(buf, count, dt, comm, dest, tag);
+    return mpcrt_pt2pt_send_api(buf, count, type, dest, tag, comm_handle); /* a jump: the same arguments */
 }
 MPCRT_PMPI_ALIAS(Send)
 
@@ -183,8 +157,8 @@ int mpcrt_pt2pt_recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Da
     return recv_blocking(fn, buf, count, type, source, tag, comm_handle, status);
 }
 
-static __attribute__((noinline)) int recv_general(void *buf, int count, MPI_Datatype type, int source,
-                                                  int tag, MPI_Comm comm, MPI_Status *status)
+int mpcrt_pt2pt_recv_general(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                             MPI_Status *status)
 {
     return recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status);
 }
@@ -192,12 +166,7 @@ static __attribute__((noinline)) int recv_general(void *buf, int count, MPI_Data
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm_handle,
               MPI_Status *status)
 {
-    mpcrt_comm_t *comm;
-    mpcrt_datatype_t *dt;
-    /* Tail calls both, as in MPI_Send. */
-    if (!quick_check(comm_handle, &comm, type, &dt, count, source, tag, true))
-        return recv_general(buf, count, type, source, tag, comm_handle, status);
-    return mpcrt_pt2pt_recv_standard(buf, count, dt, comm, source, tag, status);
+    return mpcrt_pt2pt_recv_api(buf, count, type, source, tag, comm_handle, status); /* as MPI_Send */
 }
 MPCRT_PMPI_ALIAS(Recv)
 

@@ -634,8 +634,8 @@ int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *d
     return send_small(buf, count, dt, comm, dest, tag);
 }
 
-int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                              int dest, int tag)
+static inline __attribute__((always_inline)) int
+send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest, int tag)
 {
     int rc = send_small(buf, count, dt, comm, dest, tag);
     if (rc == MPI_SUCCESS)
@@ -644,6 +644,23 @@ int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t
     if (rc > 0)
         return mpcrt_mpi_error(handle, "MPI_Send", rc, "cannot send to rank %d", dest);
     return mpcrt_pt2pt_send_request("MPI_Send", buf, count, dt, comm, dest, tag, handle, MPCRT_SEND_STANDARD);
+}
+
+int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                              int dest, int tag)
+{
+    return send_standard(buf, count, dt, comm, dest, tag);
+}
+
+int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm_handle)
+{
+    mpcrt_mpi_rank_t *self;
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *dt;
+    if (!mpcrt_pt2pt_quick_check(&self, comm_handle, &comm, type, &dt, count, dest, tag, false))
+        return mpcrt_pt2pt_send_general(buf, count, type, dest, tag, comm_handle);
+    return send_standard(buf, count, dt, comm, dest, tag);
 }
 
 /* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
@@ -703,12 +720,15 @@ int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MP
     return recv_blocking(mpcrt_mpi_self(), fn, comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
-int mpcrt_pt2pt_recv_standard(void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                              int source, int tag, MPI_Status *status)
+int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm_handle,
+                         MPI_Status *status)
 {
-    /* MPI_Recv's quick check found the caller by the fast lookup already. */
-    return recv_blocking(mpcrt_mpi_self_fast(), "MPI_Recv", comm->obj.handle, buf, count, dt, comm, source,
-                         tag, status);
+    mpcrt_mpi_rank_t *self;
+    mpcrt_comm_t *comm;
+    mpcrt_datatype_t *dt;
+    if (!mpcrt_pt2pt_quick_check(&self, comm_handle, &comm, type, &dt, count, source, tag, true))
+        return mpcrt_pt2pt_recv_general(buf, count, type, source, tag, comm_handle, status);
+    return recv_blocking(self, "MPI_Recv", comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */

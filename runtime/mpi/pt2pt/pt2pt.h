@@ -226,17 +226,45 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
  * error class, or -1 when it does not apply (large message, MPI_PROC_NULL, see mpcrt_remote_send_small). */
 int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                            int dest, int tag);
-/* MPI_Send once its arguments are checked, which tail-calls it (so its result is MPI_Send's, errors
- * reported as MPI_Send's): the fast path above, else mpcrt_pt2pt_send_request. */
+/* MPI_Send once its arguments are checked (its general path tail-calls it, so its result is MPI_Send's,
+ * errors reported as MPI_Send's): the fast path above, else mpcrt_pt2pt_send_request. */
 int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                               int dest, int tag);
-/* A blocking receive, its arguments checked: errors reported for fn on comm_handle. The second form is
- * MPI_Recv's, which tail-calls it (7 arguments, as MPI_Recv has: comm_handle is comm's own handle). */
+/* A blocking receive, its arguments checked: errors reported for fn on comm_handle. */
 int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
                              mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int source, int tag,
                              MPI_Status *status);
-int mpcrt_pt2pt_recv_standard(void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                              int source, int tag, MPI_Status *status);
+/* MPI_Send and MPI_Recv, which tail-call them with their own arguments (nothing to move between registers):
+ * the latency path checks the arguments inline (mpcrt_pt2pt_quick_check) and runs the engine in the same
+ * frame; whatever the quick check does not take goes to the general paths below (api_send_recv.c), which
+ * check again and report errors as MPI_Send's and MPI_Recv's. */
+int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Status *status);
+int mpcrt_pt2pt_send_general(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int mpcrt_pt2pt_recv_general(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                             MPI_Status *status);
+
+/* The argument checks of the latency path, with no call in them: the calling rank (*self), the
+ * communicator and the datatype, or false, which sends the caller to its general path (an error, or what
+ * the quick check leaves to it: MPI_COMM_SELF, whose per-rank objects are not in the handle table,
+ * MPI_DATATYPE_NULL, MPI_PROC_NULL, a kernel thread that is no rank's...). */
+static inline __attribute__((always_inline)) bool
+mpcrt_pt2pt_quick_check(mpcrt_mpi_rank_t **self, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_Datatype type,
+                        mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag, bool receiving)
+{
+    if (!mpcrt_mpi_self_active_fast(self) || count < 0)
+        return false;
+    *comm = (mpcrt_comm_t *)mpcrt_handle_lookup(MPCRT_OBJ_COMM, comm_handle);
+    *dt = mpcrt_datatype_get(type);
+    if (!*comm || !*dt || !mpcrt_datatype_is_committed(*dt))
+        return false;
+    int size = mpcrt_comm_peer_group(*comm)->size;
+    if (!(receiving && peer == MPI_ANY_SOURCE) && (peer < 0 || peer >= size))
+        return false;
+    return (receiving && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPCRT_TAG_UB);
+}
+
 /* A blocking send of any mode through a request on the caller's stack (arguments checked). */
 int mpcrt_pt2pt_send_request(const char *fn, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
                              mpcrt_comm_t *comm, int dest, int tag, MPI_Comm comm_handle,
