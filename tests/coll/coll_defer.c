@@ -4,8 +4,8 @@
  * the communicator and a derived datatype freed right after the calls; every value checked. Also: argument
  * errors are still returned by the call itself, and a failed call does not shift the calls after it (the
  * call number that orders them is taken at call time), and a user operation runs in its caller's view of
- * the privatized globals whoever runs it. Run with MPCRT_VPS=1 (nobody free: built in the
- * waits) and with 2 VPs. */
+ * the privatized globals whoever runs it; and more calls outstanding than a VP's start ring holds. Run with
+ * MPCRT_VPS=1 (nobody free: built in the waits) and with 2 VPs. */
 #include "coll_check.h"
 
 #include <string.h>
@@ -271,6 +271,27 @@ int main(int argc, char **argv)
             CHECK(!bad, "allreduce on a freed communicator: %d wrong", bad);
         }
     }
+    /* More calls outstanding than a VP's start ring holds (engine.c, RING): the rest go to the queue's stack,
+     * and all complete, in reverse order. With MPCRT_VPS=1 every rank's calls go to one VP's queue. */
+    enum { MANY = 200 };
+    int *many_in = malloc(MANY * sizeof(int)), *many_out = malloc(MANY * sizeof(int));
+    MPI_Request many[MANY];
+    for (int k = 0; k < MANY; k++) {
+        many_in[k] = value(me, k, 5);
+        MPI_Iallreduce(&many_in[k], &many_out[k], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &many[k]);
+    }
+    for (int k = MANY - 1; k >= 0; k--)
+        MPI_Wait(&many[k], MPI_STATUS_IGNORE);
+    int many_bad = 0;
+    for (int k = 0; k < MANY; k++) {
+        int want = 0;
+        for (int r = 0; r < n; r++)
+            want += value(r, k, 5);
+        many_bad += many_out[k] != want;
+    }
+    CHECK(!many_bad, "%d of %d outstanding allreduces wrong", many_bad, (int)MANY);
+    free(many_in);
+    free(many_out);
     CHECK(wrong_view == 0, "a user operation ran %ld times in another rank's view", wrong_view);
     MPI_Op_free(&user_sum);
     MPI_Type_free(&my_int);

@@ -34,9 +34,13 @@ int coll_issue_request(const char *fn, MPI_Comm handle, int start_rc, mpcrt_requ
         return coll_raise(fn, handle, start_rc);
     int id;
     if (mpcrt_handle_register(&req->obj, &id) != 0) {
-        /* Registering failed after a non-blocking start: the schedule still runs to completion and the
-         * engine's hold frees it; this member reports the failure. */
-        mpcrt_object_release(&req->obj);
+        /* Registering failed after a non-blocking start: the schedule still runs to completion, so the
+         * request lives on as an orphan until then (the engine holds no reference); this member reports the
+         * failure. A persistent request is inactive: it goes now. */
+        if (req->persistent)
+            mpcrt_object_release(&req->obj);
+        else
+            mpcrt_request_orphan(req);
         return coll_raise(fn, handle, MPI_ERR_NO_MEM);
     }
     *how->request = id;

@@ -6,11 +6,12 @@
  * priority above the ranks', boosted to the maximum while a pass found work, back to the base and suspended
  * when none.
  *
- * Locks: one per queue (a queue per owner's VP), a try-lock: a pass that finds it taken goes on with
- * its other work, so a waiting rank never spins on a lock the free core holds. The holder advances the
- * queue's schedules and takes the point-to-point receivers' locks under it (lock order: queue, then
- * receivers). Starts push onto the queue's lock-free stack that the next pass drains, so they never wait for
- * a pass; a schedule not yet pushed belongs to the rank starting it. */
+ * Locks: one per queue (a queue per VP that starts schedules), a try-lock: a pass that finds it taken goes
+ * on with its other work, so a waiting rank never spins on a lock the free core holds. The holder advances
+ * the queue's schedules and takes the point-to-point receivers' locks under it (lock order: queue, then
+ * receivers). A start never waits for a pass and runs no locked instruction: its VP is the only writer of
+ * its queue's ring, which the next pass drains (queue_t); a schedule not yet published belongs to the rank
+ * starting it. */
 #include "nbc_internal.h"
 #include "../coll/coll_internal.h"
 #include "../../threads/config.h"
@@ -20,29 +21,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The schedules started and not finished, one queue per owner's VP (the last one for owners that are no
- * VP's): a pass takes its own VP's queue, and another VP's only while that VP is busy (its rank computes),
- * since a free VP runs its own. When every rank waits, each core then advances its own schedules without
- * touching the others' lines; one list for all made two waiting ranks bounce its lock and either run
- * both schedules on one core or spin on the other's claim (2-rank 8 KiB MPI_Iallreduce + MPI_Wait 20 %
- * slower). */
+/* The schedules started and not finished, one queue per VP that started them (the last one for threads that
+ * are no VP's): a pass takes its own VP's queue, and another VP's only while that VP is busy (its rank
+ * computes), since a free VP runs its own. When every rank waits, each core then advances its own schedules
+ * without touching the others' lines; one list for all made two waiting ranks bounce its lock and either
+ * run both schedules on one core or spin on the other's claim (2-rank 8 KiB MPI_Iallreduce + MPI_Wait 20 %
+ * slower).
+ *
+ * A start publishes its schedule in its VP's ring: a plain store into a slot and a release store of
+ * `published`, on lines only that VP writes. A computing rank whose call pushed onto a shared stack and
+ * bumped shared counters (three locked instructions on lines the free core had just written, each waiting
+ * for the line and for the call's earlier stores) lost about 0.1 us of an 8 KiB MPI_Ialltoall that way,
+ * against 1.6 us for the whole collective. Threads that are no VP's, and a VP whose ring is full, push onto
+ * `incoming` (lock-free stack) and count in `pushed`. */
+enum { RING = 64 }; /* a power of two */
+
 typedef struct {
+    /* The producer's lines: written by the queue's VP only. */
+    _Alignas(64) _Atomic unsigned published; /* ring entries written so far (release) */
+    unsigned taken_seen;                     /* the producer's last look at `taken` */
+    mpcrt_nbc_t *ring[RING];                 /* entry i in ring[i % RING], until `taken` passes it */
+    /* The lock holder's lines. */
     _Alignas(64) _Atomic int lock; /* try-lock: a pass that finds it taken goes back to its own work */
-    /* Pushed and not yet retired: a pass skips an empty queue without taking its lock. */
-    _Atomic int count;
-    /* Schedules started since the last pass, pushed without the lock: a starting rank that spun on the lock
-     * while a pass walked a long list (or while the passing thread's kernel thread was preempted) spent a
-     * quarter of MPICH's coll/nonblocking3 there. The next pass moves them into `active`. */
+    _Atomic unsigned taken;        /* ring entries moved to `active` (written under the lock) */
+    _Atomic unsigned retired;      /* schedules finished (written under the lock) */
+    mpcrt_nbc_t *active;           /* lock */
+    /* Other producers' (rare): schedules started since the last pass by threads that are no VP's or past a
+     * full ring, pushed without the lock: a starting rank that spun on the lock while a pass walked a long
+     * list (or while the passing thread's kernel thread was preempted) spent a quarter of MPICH's
+     * coll/nonblocking3 there. */
+    _Alignas(64) _Atomic unsigned pushed;
     mpcrt_nbc_t *_Atomic incoming;
-    mpcrt_nbc_t *active; /* lock */
 } queue_t;
 
 static queue_t *queues;
 static int nqueues;
 static queue_t lone_queue; /* when the table could not be made: one queue for all */
-/* Schedules pushed and not retired, over all queues: a pass leaves at once when there are none, and a
- * progress ULT keeps running while there are some. */
-static _Atomic int nactive;
+
+/* Started and not retired: a pass skips an empty queue without taking its lock. A hint (relaxed): the lock
+ * holder reads the producers' counts again with acquire. */
+static bool queue_busy(queue_t *q)
+{
+    unsigned in = atomic_load_explicit(&q->published, memory_order_relaxed) +
+                  atomic_load_explicit(&q->pushed, memory_order_relaxed);
+    return in != atomic_load_explicit(&q->retired, memory_order_relaxed);
+}
+
+/* Whether any schedule is started and not finished: a progress ULT keeps running while there are some. */
+static bool any_active(void)
+{
+    for (int k = 0; k < nqueues; k++)
+        if (queue_busy(&queues[k]))
+            return true;
+    return false;
+}
 
 /* ------------------------------------------------------------------ progress ULTs */
 
@@ -123,13 +155,14 @@ static void *progress_main(void *arg)
     for (;;) {
         bool contended;
         int events = pass(&contended);
-        if (atomic_load_explicit(&nactive, memory_order_acquire) > 0 && (events > 0 || contended)) {
+        if ((events > 0 || contended) && any_active()) {
             mpcrt_ult_set_priority(self, base_priority, MPCRT_PRIO_MAX); /* boosted while work is ready */
             mpcrt_yield();
         } else {
             /* Parked, not gone, when nothing is active: making a new ULT at the next start cost its caller
              * a stack and a context. Woken by the completion of a message of an active schedule, or by a
-             * start (which counts its schedule in nactive first). */
+             * start that pokes it (after publishing its schedule; a wake that comes before the suspension
+             * is kept, threads/sched.c). */
             mpcrt_ult_set_priority(self, base_priority, base_priority);
             mpcrt_ult_suspend();
         }
@@ -271,7 +304,10 @@ static int advance(mpcrt_nbc_t *s, bool *finished, int wake_vp)
     }
 }
 
-/* The last touch of a finished schedule: a waiter may free it (and its request) right after. */
+/* The last touch of a finished schedule: a waiter may free it (and its request) right after. The engine
+ * holds no reference to the request: until it completes, its user's (or, after MPI_Request_free, the
+ * orphan list's, or a composite parent's) keeps it, and nothing here touches it after the completion.
+ * Dropping a hold of ours here wrote the line the waiter reads the completion from once more, after it. */
 static void complete(mpcrt_nbc_t *s)
 {
     mpcrt_request_t *req = s->req;
@@ -279,7 +315,6 @@ static void complete(mpcrt_nbc_t *s)
         req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, s->error};
         atomic_store_explicit(&s->done, 1, memory_order_release);
         mpcrt_request_complete(req);
-        mpcrt_object_release(&req->obj); /* the engine's hold */
     } else {
         atomic_store_explicit(&s->done, 1, memory_order_release); /* publishes the results to the waiter */
     }
@@ -295,31 +330,38 @@ static void retire(mpcrt_nbc_t *s)
         mpcrt_nbc_free(s);
 }
 
-static queue_t *queue_of(const mpcrt_nbc_t *s)
-{
-    if (nqueues == 1)
-        return &queues[0];
-    return s->owner_vp >= 0 && s->owner_vp < nqueues - 1 ? &queues[s->owner_vp] : &queues[nqueues - 1];
-}
-
 /* Advances every schedule of q if its lock is free; returns the events. */
 static int pass_queue(queue_t *q, bool *contended)
 {
-    if (atomic_load_explicit(&q->count, memory_order_relaxed) == 0)
+    if (!queue_busy(q))
         return 0;
     /* acquire (in the lock): the state the previous holder left in q's schedules is visible. */
     if (__atomic_exchange_n((int *)&q->lock, 1, __ATOMIC_ACQUIRE)) {
         *contended = true;
         return 0;
     }
-    if (atomic_load_explicit(&q->incoming, memory_order_relaxed)) {
-        /* acquire: the fields of schedules pushed by start() are visible. */
-        mpcrt_nbc_t *fresh = atomic_exchange_explicit(&q->incoming, NULL, memory_order_acquire);
-        MPCRT_LIFO_REVERSE(fresh, next); /* started first, advanced first */
+    /* acquire: the fields of the schedules the producer published are visible. */
+    unsigned end = atomic_load_explicit(&q->published, memory_order_acquire);
+    unsigned taken = atomic_load_explicit(&q->taken, memory_order_relaxed);
+    bool stacked = atomic_load_explicit(&q->incoming, memory_order_relaxed);
+    if (taken != end || stacked) {
         mpcrt_nbc_t **tail = &q->active;
         while (*tail)
             tail = &(*tail)->next;
-        *tail = fresh;
+        for (; taken != end; taken++) { /* started first, advanced first */
+            mpcrt_nbc_t *s = q->ring[taken % RING];
+            *tail = s;
+            tail = &s->next;
+        }
+        *tail = NULL;
+        /* release: the producer reuses the slots only after these reads. */
+        atomic_store_explicit(&q->taken, end, memory_order_release);
+        if (stacked) {
+            /* acquire: the fields of schedules pushed by start() are visible. */
+            mpcrt_nbc_t *fresh = atomic_exchange_explicit(&q->incoming, NULL, memory_order_acquire);
+            MPCRT_LIFO_REVERSE(fresh, next);
+            *tail = fresh;
+        }
     }
     int events = 0, finished_count = 0;
     mpcrt_nbc_t **link = &q->active, *done = NULL, **done_tail = &done;
@@ -344,11 +386,11 @@ static int pass_queue(queue_t *q, bool *contended)
             link = &s->next;
         }
     }
+    if (finished_count) /* only the lock holder writes it: no locked instruction */
+        atomic_store_explicit(&q->retired,
+                              atomic_load_explicit(&q->retired, memory_order_relaxed) + finished_count,
+                              memory_order_relaxed);
     mpcrt_spin_unlock(&q->lock);
-    if (finished_count) {
-        atomic_fetch_sub_explicit(&q->count, finished_count, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&nactive, finished_count, memory_order_relaxed);
-    }
     while (done) { /* outside the lock: completing wakes ULTs */
         mpcrt_nbc_t *next = done->next;
         retire(done);
@@ -362,13 +404,14 @@ static int pass_queue(queue_t *q, bool *contended)
 static int pass(bool *contended)
 {
     *contended = false;
-    if (atomic_load_explicit(&nactive, memory_order_acquire) == 0 || !queues)
+    if (!queues)
         return 0;
     int here = mpcrt_self_vp();
     int own = nqueues == 1 ? 0 : here >= 0 && here < nqueues - 1 ? here : nqueues - 1;
     int events = pass_queue(&queues[own], contended);
     for (int k = 0; k < nqueues; k++) {
-        if (k == own || (here >= 0 && k < nqueues - 1 && mpcrt_sched_vp_is_free(k)))
+        if (k == own || !queue_busy(&queues[k]) ||
+            (here >= 0 && k < nqueues - 1 && mpcrt_sched_vp_is_free(k)))
             continue;
         events += pass_queue(&queues[k], contended);
     }
@@ -382,6 +425,27 @@ int mpcrt_nbc_progress(void)
 }
 
 /* ------------------------------------------------------------------ starting */
+
+/* Hands s to the passes: into the calling VP's ring (see queue_t), or onto a queue's stack. */
+static void publish(mpcrt_nbc_t *s)
+{
+    int here = mpcrt_self_vp();
+    queue_t *q = &queues[nqueues - 1];
+    if (nqueues > 1 && here >= 0 && here < nqueues - 1) {
+        q = &queues[here];
+        unsigned n = atomic_load_explicit(&q->published, memory_order_relaxed); /* ours: no other writer */
+        if (n - q->taken_seen >= RING) /* acquire: the pass read the slots it took before we reuse them */
+            q->taken_seen = atomic_load_explicit(&q->taken, memory_order_acquire);
+        if (n - q->taken_seen < RING) {
+            q->ring[n % RING] = s;
+            /* release: s's fields and the slot are visible to the pass that acquires the count. */
+            atomic_store_explicit(&q->published, n + 1, memory_order_release);
+            return;
+        }
+    }
+    atomic_fetch_add_explicit(&q->pushed, 1, memory_order_relaxed);
+    MPCRT_LIFO_PUSH(&q->incoming, s, next, memory_order_release);
+}
 
 static void start(mpcrt_nbc_t *s)
 {
@@ -408,8 +472,6 @@ static void start(mpcrt_nbc_t *s)
     s->npending = 0;
     s->error = s->build_error;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
-    if (s->req)
-        mpcrt_object_retain(&s->req->obj); /* the engine's hold until completion */
     bool finished = s->error != MPI_SUCCESS;
     if (!finished && helper < 0 && !deferred)
         advance(s, &finished, target_vp(s));
@@ -419,11 +481,7 @@ static void start(mpcrt_nbc_t *s)
     }
     /* Once pushed, s may finish and be freed on another VP at any time: nothing below reads it. */
     int poke_vp = !deferred && placement != PLACE_NONE ? target_vp(s) : -1;
-    /* Counted before it is visible, so that a progress ULT about to leave sees it (progress_main). */
-    queue_t *q = queue_of(s);
-    atomic_fetch_add_explicit(&nactive, 1, memory_order_seq_cst);
-    atomic_fetch_add_explicit(&q->count, 1, memory_order_relaxed);
-    MPCRT_LIFO_PUSH(&q->incoming, s, next, memory_order_release);
+    publish(s);
     /* The helper runs the progress hook where it is (its idle loop, or its ULT's wait): waking its VP in case
      * it sleeps is enough, and the progress ULTs stay where the placement puts them. */
     if (helper >= 0)
