@@ -4,8 +4,8 @@
  * the communicator and a derived datatype freed right after the calls; every value checked. Also: argument
  * errors are still returned by the call itself, and a failed call does not shift the calls after it (the
  * call number that orders them is taken at call time), and a user operation runs in its caller's view of
- * the privatized globals whoever runs it; and more calls outstanding than a VP's start ring holds. Run with
- * MPCRT_VPS=1 (nobody free: built in the waits) and with 2 VPs. */
+ * the privatized globals whoever runs it; more calls outstanding than a VP's start ring holds; requests
+ * freed while their schedules run. Run with MPCRT_VPS=1 (nobody free: built in the waits) and with 2 VPs. */
 #include "coll_check.h"
 
 #include <string.h>
@@ -292,6 +292,39 @@ int main(int argc, char **argv)
     CHECK(!many_bad, "%d of %d outstanding allreduces wrong", many_bad, (int)MANY);
     free(many_in);
     free(many_out);
+    /* MPI_Request_free while the schedules run (on the free core, or in the waits below): each request lives
+     * on as an orphan until its completion writes into it, and later frees reap it (the engine holds no
+     * reference of its own; an ASan build sees a use after free). A persistent request freed while active
+     * takes its schedule with it once done. The buffers stay alive to the end: nothing tells when the
+     * operations finished. */
+    {
+        enum { FREED = 96 };
+        static int freed_in[FREED], freed_out[FREED], freed_send[FREED], freed_a2a[FREED * 64], persist_in,
+            persist_out;
+        MPI_Request persist;
+        MPI_Allreduce_init(&persist_in, &persist_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                           &persist);
+        persist_in = me;
+        for (int k = 0; k < FREED; k++)
+            freed_send[k] = value(me, k, 11);
+        for (int k = 0; k < FREED; k++) {
+            MPI_Request r;
+            freed_in[k] = value(me, k, 9);
+            if (k % 3 == 2)
+                MPI_Ialltoall(freed_send, 1, MPI_INT, &freed_a2a[(k % 64) * n], 1, MPI_INT, MPI_COMM_WORLD,
+                              &r);
+            else
+                MPI_Iallreduce(&freed_in[k], &freed_out[k], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+            MPI_Request_free(&r);
+            if (k == FREED / 2) {
+                MPI_Start(&persist);
+                MPI_Request_free(&persist);
+            }
+        }
+        int one = 1, all = 0;
+        MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(all == n, "allreduce after freed requests: %d", all);
+    }
     CHECK(wrong_view == 0, "a user operation ran %ld times in another rank's view", wrong_view);
     MPI_Op_free(&user_sum);
     MPI_Type_free(&my_int);
