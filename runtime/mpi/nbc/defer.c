@@ -17,6 +17,23 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
         int rc = mpcrt_nbc_allreduce(comm, sendbuf, recvbuf, count, red, &s);
         return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
     }
+    nbc_record_t *r = nbc_record_slot(comm);
+    if (r) {
+        mpcrt_request_t *req = nbc_record_request(out);
+        if (!req)
+            return MPI_ERR_NO_MEM;
+        nbc_record_init(r, comm);
+        r->deferred = NBC_DEFERRED_ALLREDUCE;
+        r->args.allreduce.sendbuf = sendbuf;
+        r->args.allreduce.recvbuf = recvbuf;
+        r->args.allreduce.count = count;
+        r->args.allreduce.red = *red;
+        mpcrt_object_retain((mpcrt_object_t *)&red->op->obj);
+        mpcrt_datatype_retain(red->dt);
+        r->req = req;
+        nbc_record_publish(r);
+        return MPI_SUCCESS;
+    }
     mpcrt_nbc_t *s = mpcrt_nbc_new(comm);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -42,6 +59,28 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         mpcrt_nbc_t *s = NULL;
         int rc = mpcrt_nbc_alltoall(comm, send, recv, &s);
         return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
+    }
+    mpcrt_datatype_t *sendtype = send->buf == MPI_IN_PLACE ? NULL : send->dt;
+    nbc_record_t *r = nbc_record_slot(comm);
+    if (r) {
+        mpcrt_request_t *req = nbc_record_request(out);
+        if (!req)
+            return MPI_ERR_NO_MEM;
+        nbc_record_init(r, comm);
+        r->deferred = NBC_DEFERRED_ALLTOALL;
+        r->args.alltoall.sendbuf = send->buf;
+        r->args.alltoall.recvbuf = recv->buf;
+        r->args.alltoall.sendcount = send->count;
+        r->args.alltoall.recvcount = recv->count;
+        r->args.alltoall.sendtype = sendtype;
+        r->args.alltoall.recvtype = recv->dt;
+        if (sendtype)
+            mpcrt_datatype_retain(sendtype);
+        if (recv->dt)
+            mpcrt_datatype_retain(recv->dt);
+        r->req = req;
+        nbc_record_publish(r);
+        return MPI_SUCCESS;
     }
     mpcrt_nbc_t *s = mpcrt_nbc_new(comm);
     if (!s)

@@ -28,43 +28,62 @@
  * run both schedules on one core or spin on the other's claim (2-rank 8 KiB MPI_Iallreduce + MPI_Wait 20 %
  * slower).
  *
- * A start publishes its schedule in its VP's ring: a plain store into a slot and a release store of
- * `published`, on lines only that VP writes. A computing rank whose call pushed onto a shared stack and
- * bumped shared counters (three locked instructions on lines the free core had just written, each waiting
- * for the line and for the call's earlier stores) lost about 0.1 us of an 8 KiB MPI_Ialltoall that way,
- * against 1.6 us for the whole collective. Threads that are no VP's, and a VP whose ring is full, push onto
- * `incoming` (lock-free stack) and count in `pushed`. */
+ * A start publishes its schedule in its VP's ring with one store: the slot is the publication (the entry's
+ * lap parity in bit 0 tells a fresh entry from the one a lap before), and the producer's count lives on a
+ * line nobody else reads. A computing rank whose call pushed onto a shared stack and bumped shared
+ * counters (three locked instructions on lines the free core had just written, each waiting for the line
+ * and for the call's earlier stores) lost about 0.1 us of an 8 KiB MPI_Ialltoall that way, against 1.6 us
+ * for the whole collective; a separate published count was one more line the free core polls, so one more
+ * upgrade per call. Threads that are no VP's, and a VP whose ring is full, push onto `incoming` (lock-free
+ * stack). */
 enum { RING = 64 }; /* a power of two */
 
+/* A ring entry: `tag` is the publication, (address of a schedule object, or 2 for the record) | (the
+ * entry's lap parity, i / RING & 1); 0 before the first lap. Two lines: the producer prefetches the second
+ * one call ahead (the passes poll only the first). */
+enum { ENTRY_RECORD = 2 };
 typedef struct {
-    /* The producer's lines: written by the queue's VP only. */
-    _Alignas(64) _Atomic unsigned published; /* ring entries written so far (release) */
-    unsigned taken_seen;                     /* the producer's last look at `taken` */
-    mpcrt_nbc_t *ring[RING];                 /* entry i in ring[i % RING], until `taken` passes it */
-    /* The lock holder's lines. */
+    _Alignas(64) _Atomic uintptr_t tag;
+    nbc_record_t rec;
+} entry_t;
+
+typedef struct {
+    /* The producer's line: read and written by the queue's VP only. */
+    _Alignas(64) unsigned head; /* entries published so far */
+    unsigned taken_seen;        /* the producer's last look at `taken` */
+    entry_t ring[RING];         /* entry i in ring[i % RING] */
+    /* The lock holder's line. */
     _Alignas(64) _Atomic int lock; /* try-lock: a pass that finds it taken goes back to its own work */
     _Atomic unsigned taken;        /* ring entries moved to `active` (written under the lock) */
-    _Atomic unsigned retired;      /* schedules finished (written under the lock) */
+    _Atomic unsigned live;         /* schedules in `active` (written under the lock) */
     mpcrt_nbc_t *active;           /* lock */
     /* Other producers' (rare): schedules started since the last pass by threads that are no VP's or past a
      * full ring, pushed without the lock: a starting rank that spun on the lock while a pass walked a long
      * list (or while the passing thread's kernel thread was preempted) spent a quarter of MPICH's
      * coll/nonblocking3 there. */
-    _Alignas(64) _Atomic unsigned pushed;
-    mpcrt_nbc_t *_Atomic incoming;
+    _Alignas(64) mpcrt_nbc_t *_Atomic incoming;
 } queue_t;
 
 static queue_t *queues;
 static int nqueues;
 static queue_t lone_queue; /* when the table could not be made: one queue for all */
 
-/* Started and not retired: a pass skips an empty queue without taking its lock. A hint (relaxed): the lock
- * holder reads the producers' counts again with acquire. */
+/* Entry i of q's ring if it is published (acquire: what it holds is visible), else NULL. */
+static entry_t *ring_entry(queue_t *q, unsigned i, memory_order order)
+{
+    entry_t *e = &q->ring[i % RING];
+    uintptr_t v = atomic_load_explicit(&e->tag, order);
+    return v && (v & 1) == (i / RING & 1) ? e : NULL;
+}
+
+/* Started and not retired: a pass skips an empty queue without taking its lock. A hint (relaxed): a stale
+ * `taken` shows an entry already taken (a pass that finds nothing), and a start that the hint missed wakes
+ * someone after it published. */
 static bool queue_busy(queue_t *q)
 {
-    unsigned in = atomic_load_explicit(&q->published, memory_order_relaxed) +
-                  atomic_load_explicit(&q->pushed, memory_order_relaxed);
-    return in != atomic_load_explicit(&q->retired, memory_order_relaxed);
+    return atomic_load_explicit(&q->live, memory_order_relaxed) ||
+           ring_entry(q, atomic_load_explicit(&q->taken, memory_order_relaxed), memory_order_relaxed) ||
+           atomic_load_explicit(&q->incoming, memory_order_relaxed);
 }
 
 /* Whether any schedule is started and not finished: a progress ULT keeps running while there are some. */
@@ -340,27 +359,34 @@ static int pass_queue(queue_t *q, bool *contended)
         *contended = true;
         return 0;
     }
-    /* acquire: the fields of the schedules the producer published are visible. */
-    unsigned end = atomic_load_explicit(&q->published, memory_order_acquire);
-    unsigned taken = atomic_load_explicit(&q->taken, memory_order_relaxed);
+    unsigned taken = atomic_load_explicit(&q->taken, memory_order_relaxed), first = taken;
+    entry_t *e = ring_entry(q, taken, memory_order_acquire);
     bool stacked = atomic_load_explicit(&q->incoming, memory_order_relaxed);
-    if (taken != end || stacked) {
+    int added = 0;
+    if (e || stacked) {
         mpcrt_nbc_t **tail = &q->active;
         while (*tail)
             tail = &(*tail)->next;
-        for (; taken != end; taken++) { /* started first, advanced first */
-            mpcrt_nbc_t *s = q->ring[taken % RING];
+        /* Started first, advanced first. At most RING: the producer waits for `taken` to reuse a slot. */
+        for (; e; e = ring_entry(q, ++taken, memory_order_acquire)) {
+            uintptr_t v = atomic_load_explicit(&e->tag, memory_order_relaxed) & ~(uintptr_t)1;
+            mpcrt_nbc_t *s = v == ENTRY_RECORD ? nbc_from_record(&e->rec) : (mpcrt_nbc_t *)v;
+            if (!s)
+                break; /* no memory for its schedule: the record waits in its slot for a later pass */
             *tail = s;
             tail = &s->next;
         }
         *tail = NULL;
-        /* release: the producer reuses the slots only after these reads. */
-        atomic_store_explicit(&q->taken, end, memory_order_release);
+        added = (int)(taken - first);
+        if (added) /* release: the producer reuses the slots only after these reads */
+            atomic_store_explicit(&q->taken, taken, memory_order_release);
         if (stacked) {
             /* acquire: the fields of schedules pushed by start() are visible. */
             mpcrt_nbc_t *fresh = atomic_exchange_explicit(&q->incoming, NULL, memory_order_acquire);
             MPCRT_LIFO_REVERSE(fresh, next);
             *tail = fresh;
+            for (; fresh; fresh = fresh->next)
+                added++;
         }
     }
     int events = 0, finished_count = 0;
@@ -386,9 +412,10 @@ static int pass_queue(queue_t *q, bool *contended)
             link = &s->next;
         }
     }
-    if (finished_count) /* only the lock holder writes it: no locked instruction */
-        atomic_store_explicit(&q->retired,
-                              atomic_load_explicit(&q->retired, memory_order_relaxed) + finished_count,
+    if (added != finished_count) /* only the lock holder writes it: no locked instruction */
+        atomic_store_explicit(&q->live,
+                              atomic_load_explicit(&q->live, memory_order_relaxed) + (unsigned)added -
+                                  (unsigned)finished_count,
                               memory_order_relaxed);
     mpcrt_spin_unlock(&q->lock);
     while (done) { /* outside the lock: completing wakes ULTs */
@@ -426,25 +453,84 @@ int mpcrt_nbc_progress(void)
 
 /* ------------------------------------------------------------------ starting */
 
+/* The calling VP's queue if it has a ring (else NULL), with a free entry in *n. */
+static queue_t *ring_of_caller(unsigned *n)
+{
+    int here = mpcrt_self_vp();
+    if (nqueues <= 1 || here < 0 || here >= nqueues - 1)
+        return NULL;
+    queue_t *q = &queues[here];
+    *n = q->head;
+    if (*n - q->taken_seen >= RING) /* acquire: the pass read the entries it took before we reuse them */
+        q->taken_seen = atomic_load_explicit(&q->taken, memory_order_acquire);
+    return *n - q->taken_seen < RING ? q : NULL;
+}
+
+/* Entry n of q's ring, filled, goes to the passes (release: what it holds is visible with the tag). The
+ * second line of the next entry is claimed now, while the caller computes: the passes read it once, a lap
+ * ago, and only the first line (the tag) is polled. */
+static void ring_publish(queue_t *q, unsigned n, uintptr_t what)
+{
+    q->head = n + 1;
+    atomic_store_explicit(&q->ring[n % RING].tag, what | (n / RING & 1), memory_order_release);
+    __builtin_prefetch((char *)&q->ring[(n + 1) % RING] + 64, 1);
+}
+
 /* Hands s to the passes: into the calling VP's ring (see queue_t), or onto a queue's stack. */
 static void publish(mpcrt_nbc_t *s)
 {
-    int here = mpcrt_self_vp();
-    queue_t *q = &queues[nqueues - 1];
-    if (nqueues > 1 && here >= 0 && here < nqueues - 1) {
-        q = &queues[here];
-        unsigned n = atomic_load_explicit(&q->published, memory_order_relaxed); /* ours: no other writer */
-        if (n - q->taken_seen >= RING) /* acquire: the pass read the slots it took before we reuse them */
-            q->taken_seen = atomic_load_explicit(&q->taken, memory_order_acquire);
-        if (n - q->taken_seen < RING) {
-            q->ring[n % RING] = s;
-            /* release: s's fields and the slot are visible to the pass that acquires the count. */
-            atomic_store_explicit(&q->published, n + 1, memory_order_release);
-            return;
-        }
+    unsigned n;
+    queue_t *q = ring_of_caller(&n);
+    if (q) {
+        ring_publish(q, n, (uintptr_t)s);
+        return;
     }
-    atomic_fetch_add_explicit(&q->pushed, 1, memory_order_relaxed);
+    q = &queues[nqueues - 1];
+    int here = mpcrt_self_vp();
+    if (nqueues > 1 && here >= 0 && here < nqueues - 1)
+        q = &queues[here];
     MPCRT_LIFO_PUSH(&q->incoming, s, next, memory_order_release);
+}
+
+nbc_record_t *nbc_record_slot(const mpcrt_comm_t *comm)
+{
+    mpcrt_once(&setup_once, setup);
+    /* As start() decides for a deferred start: on a communicator of this process it stays deferred; across
+     * processes only when another core is free (else its first round leaves in the call). */
+    int helper = comm->local ? -1 : mpcrt_sched_free_vp();
+    if (!comm->local && helper < 0)
+        return NULL;
+    unsigned n;
+    queue_t *q = ring_of_caller(&n);
+    if (!q)
+        return NULL;
+    nbc_record_t *r = &q->ring[n % RING].rec;
+    r->helper = helper;
+    return r;
+}
+
+mpcrt_request_t *nbc_record_request(mpcrt_request_t **out)
+{
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_COLL);
+    if (!req)
+        return NULL;
+    req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
+    req->active = true;
+    *out = req;
+    return req;
+}
+
+void nbc_record_publish(nbc_record_t *r)
+{
+    /* The slot of nbc_record_slot in the same call (no yield in between: the VP's ring has one writer). */
+    queue_t *q = &queues[mpcrt_self_vp()];
+    int helper = r->helper;
+    ring_publish(q, q->head, ENTRY_RECORD);
+    /* As start() wakes for a deferred start (no progress ULT poked). */
+    if (helper >= 0)
+        mpcrt_sched_wake_vp(helper);
+    else
+        mpcrt_sched_wake_sleeping_vp();
 }
 
 static void start(mpcrt_nbc_t *s)

@@ -79,6 +79,47 @@ struct mpcrt_nbc {
     int nspare;
 };
 
+/* A deferred start recorded in a slot of its VP's start ring (engine.c): what the call fixes. The pass that
+ * takes it makes the schedule object from its own VP's pool (nbc_from_record), so the computing rank's call
+ * writes no line of an object the free core ran (those came back modified in that core's cache, through a
+ * locked exchange of the pool's return stack), and the free core keeps reusing its own objects. */
+typedef struct {
+    mpcrt_comm_t *comm; /* retained once by the call; the schedule takes it over */
+    mpcrt_match_t *as_match;
+    mpcrt_request_t *req;
+    mpcrt_priv_view_t view;
+    int me, as_rank, owner_vp, tag_base;
+    nbc_deferred_t deferred;
+    int helper; /* the free VP to wake, or -1 (engine.c) */
+    union {
+        struct {
+            const void *sendbuf;
+            void *recvbuf;
+            MPI_Count count;
+            mpcrt_coll_reduction_t red; /* operation and datatype retained */
+        } allreduce;
+        struct {
+            const void *sendbuf;
+            void *recvbuf;
+            MPI_Count sendcount, recvcount;
+            mpcrt_datatype_t *sendtype, *recvtype; /* retained */
+        } alltoall;
+    } args;
+} nbc_record_t;
+
+/* engine.c: a slot of the calling VP's start ring for a deferred start on comm, or NULL when the start
+ * should not stay deferred (across processes without a free core), the caller is no VP or its ring is
+ * full: then the caller makes a schedule object (mpcrt_nbc_new). The caller fills the slot with
+ * nbc_record_init and the arguments, then publishes it. */
+nbc_record_t *nbc_record_slot(const mpcrt_comm_t *comm);
+/* The request of a recorded start, active, in *out (NULL when out of memory). */
+mpcrt_request_t *nbc_record_request(mpcrt_request_t **out);
+void nbc_record_publish(nbc_record_t *r);
+/* sched.c: the fields of mpcrt_nbc_new (call number, owner, view; the communicator retained). */
+void nbc_record_init(nbc_record_t *r, mpcrt_comm_t *comm);
+/* The schedule of a taken record, from the calling VP's pool; NULL when out of memory. */
+mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r);
+
 /* Scratch memory (scratch.c): large buffers are reused across schedules instead of being mapped afresh. */
 void *mpcrt_nbc_scratch_alloc(size_t bytes);
 void mpcrt_nbc_scratch_release(void *buf);

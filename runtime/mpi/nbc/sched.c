@@ -154,6 +154,53 @@ mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
     return s;
 }
 
+void nbc_record_init(nbc_record_t *r, mpcrt_comm_t *comm)
+{
+    int me = mpcrt_comm_rank(comm);
+    r->comm = comm;
+    mpcrt_object_retain(&comm->obj);
+    r->me = me;
+    r->as_rank = me; /* an intracommunicator: messages go on comm itself */
+    r->as_match = mpcrt_mpi_self()->match;
+    mpcrt_priv_view_self(&r->view);
+    r->owner_vp = mpcrt_self_vp();
+    uint32_t seq = comm->members[me].coll_seq++;
+    r->tag_base = (int)((seq & 0x7fffffu) << 8);
+}
+
+mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r)
+{
+    mpcrt_nbc_t *s = take();
+    if (!s)
+        return NULL;
+    s->comm = s->net = r->comm;
+    mpcrt_object_retain(&r->comm->obj); /* net's reference (the call's is comm's) */
+    s->me = r->me;
+    s->as_rank = r->as_rank;
+    s->as_match = r->as_match;
+    s->view = r->view;
+    s->owner_vp = r->owner_vp;
+    s->tag_base = r->tag_base;
+    s->deferred = r->deferred;
+    if (r->deferred == NBC_DEFERRED_ALLREDUCE) {
+        s->red = r->args.allreduce.red;
+        s->has_red = true;
+        s->args.allreduce.sendbuf = r->args.allreduce.sendbuf;
+        s->args.allreduce.recvbuf = r->args.allreduce.recvbuf;
+        s->args.allreduce.count = r->args.allreduce.count;
+    } else {
+        s->args.alltoall.sendbuf = r->args.alltoall.sendbuf;
+        s->args.alltoall.recvbuf = r->args.alltoall.recvbuf;
+        s->args.alltoall.sendcount = r->args.alltoall.sendcount;
+        s->args.alltoall.recvcount = r->args.alltoall.recvcount;
+        s->args.alltoall.sendtype = r->args.alltoall.sendtype;
+        s->args.alltoall.recvtype = r->args.alltoall.recvtype;
+    }
+    s->req = r->req;
+    s->freed_on_completion = true; /* the request does not own it (engine.c, retire) */
+    return s;
+}
+
 void mpcrt_nbc_free(mpcrt_nbc_t *s)
 {
     if (!s)
