@@ -12,6 +12,8 @@ static const vec_args_t uniform = {0};
 static int check_blocks_buffer(const char *fn, MPI_Comm handle, const mpcrt_coll_blocks_t *b, int n,
                                const char *what)
 {
+    if (!b->icounts && !b->ccounts && !b->types) /* uniform blocks: the first stands for all */
+        n = n > 0 && b->count > 0 && b->dt->size > 0 ? 1 : 0;
     for (int i = 0; i < n; i++) {
         coll_view_t block = coll_block(b, i);
         if (coll_view_bytes(&block) > 0)
@@ -345,10 +347,13 @@ int coll_api_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, 
         return rc;
     if (!in_place) {
         MPI_Count sent = 0;
-        for (int i = 0; i < n && sent == 0; i++) {
-            coll_view_t block = coll_block(&send, i);
-            sent = coll_view_bytes(&block);
-        }
+        if (!sv->vector && !sv->typed) /* uniform blocks: every block has count elements of the type */
+            sent = n > 0 ? send.count * send.dt->size : 0;
+        else
+            for (int i = 0; i < n && sent == 0; i++) {
+                coll_view_t block = coll_block(&send, i);
+                sent = coll_view_bytes(&block);
+            }
         if (sent > 0 && (rc = coll_check_alias(fn, handle, sendbuf, recvbuf))) return rc;
     }
     if (in_place && comm->remote_group)
