@@ -120,9 +120,11 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
     c->contributions = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->contributions);
     if (!c->contributions)
         return -ENOMEM;
-    c->members = calloc((size_t)(group->size > 0 ? group->size : 1), sizeof *c->members);
+    size_t member_bytes = (size_t)(group->size > 0 ? group->size : 1) * sizeof *c->members;
+    c->members = aligned_alloc(_Alignof(mpcrt_comm_member_t), member_bytes);
     if (!c->members)
         return -ENOMEM;
+    memset(c->members, 0, member_bytes);
     for (int r = 0; r < group->size; r++)
         atomic_init(&c->members[r].errhandler, mpcrt_errhandler_fatal());
     return mpcrt_barrier_init(&c->barrier, (unsigned)(group->size > 0 ? group->size : 1));

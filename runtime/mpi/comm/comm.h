@@ -28,7 +28,10 @@ struct mpcrt_info;
  * member has its own slot, by comm rank, written only by that rank's threads (and, before the handle is
  * published, by the member that creates the communicator: mpcrt_comm_inherit). */
 typedef struct mpcrt_comm_member {
-    _Atomic(struct mpcrt_errhandler *) errhandler; /* errhan/: never NULL, holds a reference */
+    /* A line per member: each rank writes its coll_seq in every non-blocking collective call, and two
+     * members in one line (48 bytes each, as calloc placed them) passed it between two computing ranks'
+     * cores on every call. */
+    _Alignas(64) _Atomic(struct mpcrt_errhandler *) errhandler; /* errhan/: never NULL, holds a reference */
     bool errhandler_set;      /* set by MPI_Comm_set_errhandler (see core/errors.c for MPI_COMM_SELF) */
     struct mpcrt_attr *attrs; /* attr/: this member's attributes, newest first */
     struct mpcrt_info *hints; /* info/: MPI_Comm_set_info hints; NULL when none were set */
