@@ -274,6 +274,10 @@ typedef struct {
     bool has_chunk;
     bool ran_last;            /* stealing loops: this thread ran the last chunk, so it takes no more */
     uint64_t bar_gen;         /* barriers passed in this region */
+    /* Per work-share slot: 1 + the last construct there that this thread left through its closing barrier.
+     * Every thread passed that barrier, so the slot is free for the construct OMP_WS_RING later without
+     * anyone writing or reading free_for (core/work.c). */
+    long barrier_left[OMP_WS_RING];
     int place;                /* place index (-1 none) */
     int part_first, part_len; /* place partition */
 } omp_team_state_t;

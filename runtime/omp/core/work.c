@@ -39,7 +39,8 @@ bool omp_ws_enter(omp_thread_t *thr)
     if (atomic_load_explicit(&ws->state, memory_order_acquire) == OMP_WS_READY(seq))
         return false;
     slot_wait_t s = {ws, seq};
-    if (!slot_free(&s))
+    bool freed = seq >= OMP_WS_RING && thr->ts.barrier_left[seq % OMP_WS_RING] == seq - OMP_WS_RING + 1;
+    if (!freed && !slot_free(&s))
         omp_team_wait(thr, team, slot_free, &s);
     /* Once free, the slot still holds the published construct seq - OMP_WS_RING until a thread claims it.
      * A thread that sees it claimed already does not try: a failing CAS would still take the line from
@@ -94,18 +95,21 @@ void omp_ws_leave(omp_thread_t *thr)
     }
 }
 
-/* Leaving a construct that ends with a barrier. No thread reaches construct seq + OMP_WS_RING, which
- * reuses the slot, before every thread has arrived at this barrier, and a thread arriving reads the slot
- * no more: so the slot can be freed now, by one thread (thread 0), and nobody can be waiting for it yet (no
- * notification). This replaces the `left` count, a read-modify-write of a shared line by every thread of
- * every construct. The barrier orders the others' use of the slot before its next claim. */
+/* Leaving a construct that ends with a barrier. A thread arriving at the barrier reads the slot no more,
+ * so once the barrier completes the slot is free for construct seq + OMP_WS_RING, and every thread knows it
+ * without a word written: each records it (ts.barrier_left) and omp_ws_enter claims the slot on that
+ * record. This replaces the `left` count (a read-modify-write of a shared line by every thread of every
+ * construct) and a store of free_for (a line the next claimer then missed on, and whose ownership the
+ * storing thread waited for at its barrier arrival). The barrier orders the others' use of the slot
+ * before its next claim. */
 void omp_ws_leave_barrier(omp_thread_t *thr)
 {
-    omp_ws_t *ws = thr->ts.ws;
-    if (ws && thr->ts.num == 0)
-        atomic_store_explicit(&ws->free_for, thr->ts.ws_cur + OMP_WS_RING, memory_order_release);
+    bool had_slot = thr->ts.ws != NULL;
+    long seq = thr->ts.ws_cur;
     thr->ts.ws = NULL;
     omp_barrier(thr);
+    if (had_slot)
+        thr->ts.barrier_left[seq % OMP_WS_RING] = seq + 1;
 }
 
 bool omp_single_start(omp_thread_t *thr)
