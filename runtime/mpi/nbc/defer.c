@@ -17,6 +17,7 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
         int rc = mpcrt_nbc_allreduce(comm, sendbuf, recvbuf, count, red, &s);
         return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
     }
+    nbc_allreduce_args_t call = {sendbuf, recvbuf, count};
     nbc_record_t *r = nbc_record_slot(comm);
     if (r) {
         mpcrt_request_t *req = nbc_record_request(out);
@@ -24,9 +25,7 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
             return MPI_ERR_NO_MEM;
         nbc_record_init(r, comm);
         r->deferred = NBC_DEFERRED_ALLREDUCE;
-        r->args.allreduce.sendbuf = sendbuf;
-        r->args.allreduce.recvbuf = recvbuf;
-        r->args.allreduce.count = count;
+        r->args.allreduce.call = call;
         r->args.allreduce.red = *red;
         mpcrt_object_retain((mpcrt_object_t *)&red->op->obj);
         mpcrt_datatype_retain(red->dt);
@@ -39,9 +38,7 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
         return MPI_ERR_NO_MEM;
     mpcrt_nbc_set_reduction(s, red);
     s->deferred = NBC_DEFERRED_ALLREDUCE;
-    s->args.allreduce.sendbuf = sendbuf;
-    s->args.allreduce.recvbuf = recvbuf;
-    s->args.allreduce.count = count;
+    s->args.allreduce = call;
     return mpcrt_nbc_request(s, false, out);
 }
 
@@ -49,6 +46,16 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
 static bool uniform(const mpcrt_coll_blocks_t *b)
 {
     return b->buf == MPI_IN_PLACE || (!b->icounts && !b->ccounts && !b->idispls && !b->adispls && !b->types);
+}
+
+/* The call's arguments, with references to their datatypes (released by nbc_drop_deferred or the build). */
+static nbc_alltoall_args_t retain_types(nbc_alltoall_args_t a)
+{
+    if (a.sendtype)
+        mpcrt_datatype_retain(a.sendtype);
+    if (a.recvtype)
+        mpcrt_datatype_retain(a.recvtype);
+    return a;
 }
 
 int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
@@ -60,7 +67,9 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
         int rc = mpcrt_nbc_alltoall(comm, send, recv, &s);
         return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
     }
-    mpcrt_datatype_t *sendtype = send->buf == MPI_IN_PLACE ? NULL : send->dt;
+    nbc_alltoall_args_t call = {
+        send->buf, recv->buf, send->count, recv->count, send->buf == MPI_IN_PLACE ? NULL : send->dt,
+        recv->dt};
     nbc_record_t *r = nbc_record_slot(comm);
     if (r) {
         mpcrt_request_t *req = nbc_record_request(out);
@@ -68,16 +77,7 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
             return MPI_ERR_NO_MEM;
         nbc_record_init(r, comm);
         r->deferred = NBC_DEFERRED_ALLTOALL;
-        r->args.alltoall.sendbuf = send->buf;
-        r->args.alltoall.recvbuf = recv->buf;
-        r->args.alltoall.sendcount = send->count;
-        r->args.alltoall.recvcount = recv->count;
-        r->args.alltoall.sendtype = sendtype;
-        r->args.alltoall.recvtype = recv->dt;
-        if (sendtype)
-            mpcrt_datatype_retain(sendtype);
-        if (recv->dt)
-            mpcrt_datatype_retain(recv->dt);
+        r->args.alltoall = retain_types(call);
         r->req = req;
         nbc_record_publish(r);
         return MPI_SUCCESS;
@@ -86,16 +86,7 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
     if (!s)
         return MPI_ERR_NO_MEM;
     s->deferred = NBC_DEFERRED_ALLTOALL;
-    s->args.alltoall.sendbuf = send->buf;
-    s->args.alltoall.recvbuf = recv->buf;
-    s->args.alltoall.sendcount = send->count;
-    s->args.alltoall.recvcount = recv->count;
-    s->args.alltoall.sendtype = send->buf == MPI_IN_PLACE ? NULL : send->dt;
-    s->args.alltoall.recvtype = recv->dt;
-    if (s->args.alltoall.sendtype)
-        mpcrt_datatype_retain(s->args.alltoall.sendtype);
-    if (s->args.alltoall.recvtype)
-        mpcrt_datatype_retain(s->args.alltoall.recvtype);
+    s->args.alltoall = retain_types(call);
     return mpcrt_nbc_request(s, false, out);
 }
 

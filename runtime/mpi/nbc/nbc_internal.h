@@ -23,6 +23,20 @@ typedef struct {
     mpcrt_datatype_t *sdt, *ddt; /* retained */
 } step_t;
 
+/* What a deferred start keeps of its call until its steps are built (defer.c): in its start-ring record,
+ * then in its schedule. */
+typedef struct {
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count count;
+} nbc_allreduce_args_t;
+typedef struct {
+    const void *sendbuf; /* or MPI_IN_PLACE */
+    void *recvbuf;
+    MPI_Count sendcount, recvcount;
+    mpcrt_datatype_t *sendtype, *recvtype; /* retained; uniform blocks: no caller's arrays */
+} nbc_alltoall_args_t;
+
 struct mpcrt_nbc {
     /* Set by the call (mpcrt_nbc_new, defer.c, start), reset by take(): kept in the first lines, since a
      * schedule the free core finished comes back to the caller's pool with every line it wrote in that
@@ -45,17 +59,8 @@ struct mpcrt_nbc {
      * made into steps by nbc_build_deferred. */
     nbc_deferred_t deferred;
     union {
-        struct {
-            const void *sendbuf;
-            void *recvbuf;
-            MPI_Count count;
-        } allreduce; /* the reduction is s->red */
-        struct {
-            const void *sendbuf; /* or MPI_IN_PLACE */
-            void *recvbuf;
-            MPI_Count sendcount, recvcount;
-            mpcrt_datatype_t *sendtype, *recvtype; /* uniform blocks: no caller's arrays */
-        } alltoall;
+        nbc_allreduce_args_t allreduce; /* the reduction is s->red */
+        nbc_alltoall_args_t alltoall;
     } args;
     int build_error;
     /* Running state, owned by the starter until the schedule is pushed, then by whoever holds the lock of
@@ -93,17 +98,10 @@ typedef struct {
     int helper; /* the free VP to wake, or -1 (engine.c) */
     union {
         struct {
-            const void *sendbuf;
-            void *recvbuf;
-            MPI_Count count;
+            nbc_allreduce_args_t call;
             mpcrt_coll_reduction_t red; /* operation and datatype retained */
         } allreduce;
-        struct {
-            const void *sendbuf;
-            void *recvbuf;
-            MPI_Count sendcount, recvcount;
-            mpcrt_datatype_t *sendtype, *recvtype; /* retained */
-        } alltoall;
+        nbc_alltoall_args_t alltoall;
     } args;
 } nbc_record_t;
 

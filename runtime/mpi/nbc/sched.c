@@ -130,7 +130,8 @@ static void give(mpcrt_nbc_t *s)
 mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
 {
     mpcrt_nbc_t *s = take();
-    if (!s) return NULL;
+    if (!s)
+        return NULL;
     int me = mpcrt_comm_rank(comm);
     s->comm = comm;
     s->net = comm->remote_group ? comm->bridge : comm;
@@ -185,16 +186,9 @@ mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r)
     if (r->deferred == NBC_DEFERRED_ALLREDUCE) {
         s->red = r->args.allreduce.red;
         s->has_red = true;
-        s->args.allreduce.sendbuf = r->args.allreduce.sendbuf;
-        s->args.allreduce.recvbuf = r->args.allreduce.recvbuf;
-        s->args.allreduce.count = r->args.allreduce.count;
+        s->args.allreduce = r->args.allreduce.call;
     } else {
-        s->args.alltoall.sendbuf = r->args.alltoall.sendbuf;
-        s->args.alltoall.recvbuf = r->args.alltoall.recvbuf;
-        s->args.alltoall.sendcount = r->args.alltoall.sendcount;
-        s->args.alltoall.recvcount = r->args.alltoall.recvcount;
-        s->args.alltoall.sendtype = r->args.alltoall.sendtype;
-        s->args.alltoall.recvtype = r->args.alltoall.recvtype;
+        s->args.alltoall = r->args.alltoall;
     }
     s->req = r->req;
     s->freed_on_completion = true; /* the request does not own it (engine.c, retire) */
@@ -233,7 +227,8 @@ int mpcrt_nbc_remote(const mpcrt_nbc_t *s, int j)
 
 static step_t *add(mpcrt_nbc_t *s, step_kind_t kind)
 {
-    if (s->build_error) return NULL;
+    if (s->build_error)
+        return NULL;
     if (s->nsteps == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
         step_t *steps = realloc(s->steps, sizeof *steps * (size_t)cap);
@@ -253,7 +248,8 @@ static void message(mpcrt_nbc_t *s, step_kind_t kind, const void *buf, MPI_Count
                     int peer, int sub)
 {
     step_t *st = add(s, kind);
-    if (!st) return;
+    if (!st)
+        return;
     st->peer = peer;
     st->tag = s->tag_base | (sub & 0xff);
     if (kind == STEP_SEND) {
@@ -282,7 +278,8 @@ void mpcrt_nbc_copy(mpcrt_nbc_t *s, const void *src, MPI_Count scount, mpcrt_dat
                     MPI_Count dcount, mpcrt_datatype_t *ddt)
 {
     step_t *st = add(s, STEP_COPY);
-    if (!st) return;
+    if (!st)
+        return;
     *st = (step_t){STEP_COPY, 0, 0, src, dst, scount, dcount, sdt, ddt};
     mpcrt_datatype_retain(sdt);
     mpcrt_datatype_retain(ddt);
@@ -291,12 +288,14 @@ void mpcrt_nbc_copy(mpcrt_nbc_t *s, const void *src, MPI_Count scount, mpcrt_dat
 void mpcrt_nbc_reduce(mpcrt_nbc_t *s, const void *in, void *inout, MPI_Count count)
 {
     step_t *st = add(s, STEP_REDUCE);
-    if (st) *st = (step_t){.kind = STEP_REDUCE, .src = in, .dst = inout, .scount = count, .dcount = count};
+    if (st)
+        *st = (step_t){.kind = STEP_REDUCE, .src = in, .dst = inout, .scount = count, .dcount = count};
 }
 
 void mpcrt_nbc_round(mpcrt_nbc_t *s)
 {
-    if (s->nsteps > 0 && s->steps[s->nsteps - 1].kind != STEP_ROUND) add(s, STEP_ROUND);
+    if (s->nsteps > 0 && s->steps[s->nsteps - 1].kind != STEP_ROUND)
+        add(s, STEP_ROUND);
 }
 
 void mpcrt_nbc_set_reduction(mpcrt_nbc_t *s, const mpcrt_coll_reduction_t *red)
@@ -309,7 +308,8 @@ void mpcrt_nbc_set_reduction(mpcrt_nbc_t *s, const mpcrt_coll_reduction_t *red)
 
 void *mpcrt_nbc_scratch(mpcrt_nbc_t *s, MPI_Count count, mpcrt_datatype_t *dt)
 {
-    if (s->build_error) return NULL;
+    if (s->build_error)
+        return NULL;
     if (s->nscratch == s->scratch_cap) {
         int cap = s->scratch_cap ? 2 * s->scratch_cap : 4;
         void **list = realloc(s->scratch, sizeof *list * (size_t)cap);
