@@ -9,6 +9,25 @@
  * datatypes and operation are retained (the user may free them). */
 #include "nbc_internal.h"
 
+/* The calling VP's next start-ring record for a deferred start of `kind` on comm, holding the request given
+ * back in *out; the caller fills in the arguments and publishes it. NULL: no slot free (the caller makes a
+ * schedule object instead), or *rc = MPI_ERR_NO_MEM. */
+static nbc_record_t *record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_request_t **out, int *rc)
+{
+    nbc_record_t *r = nbc_record_slot(comm);
+    if (!r)
+        return NULL;
+    mpcrt_request_t *req = nbc_record_request(out);
+    if (!req) {
+        *rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    nbc_record_init(r, comm);
+    r->deferred = kind;
+    r->req = req;
+    return r;
+}
+
 int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                          const mpcrt_coll_reduction_t *red, mpcrt_request_t **out)
 {
@@ -18,21 +37,18 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
         return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
     }
     nbc_allreduce_args_t call = {sendbuf, recvbuf, count};
-    nbc_record_t *r = nbc_record_slot(comm);
+    int rc = MPI_SUCCESS;
+    nbc_record_t *r = record_begin(comm, NBC_DEFERRED_ALLREDUCE, out, &rc);
     if (r) {
-        mpcrt_request_t *req = nbc_record_request(out);
-        if (!req)
-            return MPI_ERR_NO_MEM;
-        nbc_record_init(r, comm);
-        r->deferred = NBC_DEFERRED_ALLREDUCE;
         r->args.allreduce.call = call;
         r->args.allreduce.red = *red;
         mpcrt_object_retain((mpcrt_object_t *)&red->op->obj);
         mpcrt_datatype_retain(red->dt);
-        r->req = req;
         nbc_record_publish(r);
         return MPI_SUCCESS;
     }
+    if (rc != MPI_SUCCESS)
+        return rc;
     mpcrt_nbc_t *s = mpcrt_nbc_new(comm);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -70,18 +86,15 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
     nbc_alltoall_args_t call = {
         send->buf, recv->buf, send->count, recv->count, send->buf == MPI_IN_PLACE ? NULL : send->dt,
         recv->dt};
-    nbc_record_t *r = nbc_record_slot(comm);
+    int rc = MPI_SUCCESS;
+    nbc_record_t *r = record_begin(comm, NBC_DEFERRED_ALLTOALL, out, &rc);
     if (r) {
-        mpcrt_request_t *req = nbc_record_request(out);
-        if (!req)
-            return MPI_ERR_NO_MEM;
-        nbc_record_init(r, comm);
-        r->deferred = NBC_DEFERRED_ALLTOALL;
         r->args.alltoall = retain_types(call);
-        r->req = req;
         nbc_record_publish(r);
         return MPI_SUCCESS;
     }
+    if (rc != MPI_SUCCESS)
+        return rc;
     mpcrt_nbc_t *s = mpcrt_nbc_new(comm);
     if (!s)
         return MPI_ERR_NO_MEM;
