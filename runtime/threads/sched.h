@@ -179,6 +179,8 @@ typedef struct mpcrt_waiter {
 void mpcrt_waiter_init(mpcrt_waiter_t *w);
 void mpcrt_waiter_sleep(mpcrt_waiter_t *w);
 void mpcrt_waiter_wake(mpcrt_waiter_t *w);
+/* The same, with a non-zero value of the waiter's choosing in `woken` (mutex.c: owner, or compete). */
+void mpcrt_waiter_wake_with(mpcrt_waiter_t *w, uint32_t value);
 
 /* ------------------------------------------------------------------ synchronization (ULTs and kernel
  * threads) */

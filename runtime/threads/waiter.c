@@ -48,11 +48,16 @@ void mpcrt_waiter_sleep(mpcrt_waiter_t *w)
 
 void mpcrt_waiter_wake(mpcrt_waiter_t *w)
 {
+    mpcrt_waiter_wake_with(w, 1);
+}
+
+void mpcrt_waiter_wake_with(mpcrt_waiter_t *w, uint32_t value)
+{
     /* Read the ULT first: once woken is set, the waiter may return and its stack frame (w) is gone. */
     mpcrt_ult_t *ult = w->ult;
     mpcrt_vp_t *vp = w->vp;
     /* seq_cst: Dekker pair with the hosted VP, which publishes `sleeping` then re-checks woken. */
-    atomic_store_explicit(&w->woken, 1, vp ? memory_order_seq_cst : memory_order_release);
+    atomic_store_explicit(&w->woken, value, vp ? memory_order_seq_cst : memory_order_release);
     if (ult)
         mpcrt_ult_wake(ult);
     else if (vp)

@@ -46,6 +46,51 @@ static void test_mutex_excludes_ults_and_kernel_threads(void **state)
     assert_int_equal(counter, (long)(ULTS + KTHREADS) * INCREMENTS);
 }
 
+/* More kernel threads than cores, each pausing inside the critical section now and then: a waiting kernel
+ * thread is woken to compete (mutex.c) while others stay queued, loses to a running thread, and queues
+ * again; the lock must still exclude everyone and lose no waiter (a lost one would hang the join). */
+enum { COMPETING_KTHREADS = 6, COMPETING_ULTS = 4, COMPETING_INCREMENTS = 3000 };
+
+static void *increment_pausing(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < COMPETING_INCREMENTS; i++) {
+        mpcrt_mutex_lock(&counter_lock);
+        assert_int_equal(atomic_fetch_add(&inside, 1), 0);
+        long v = counter;
+        if (i % 16 == 0) {
+            if (mpcrt_ult_self())
+                mpcrt_yield();
+            else
+                sched_yield();
+        }
+        counter = v + 1;
+        atomic_fetch_sub(&inside, 1);
+        mpcrt_mutex_unlock(&counter_lock);
+    }
+    return NULL;
+}
+
+static void test_mutex_kernel_threads_compete(void **state)
+{
+    (void)state;
+    counter = 0;
+    mpcrt_ult_t *u[COMPETING_ULTS];
+    pthread_t kt[COMPETING_KTHREADS];
+    for (int i = 0; i < COMPETING_KTHREADS; i++)
+        pthread_create(&kt[i], NULL, increment_pausing, NULL);
+    for (int i = 0; i < COMPETING_ULTS; i++)
+        u[i] = spawn(increment_pausing, NULL, i % mpcrt_sched_num_vps(), 0);
+    for (int i = 0; i < COMPETING_ULTS; i++)
+        join(u[i]);
+    for (int i = 0; i < COMPETING_KTHREADS; i++)
+        pthread_join(kt[i], NULL);
+    assert_int_equal(counter, (long)(COMPETING_ULTS + COMPETING_KTHREADS) * COMPETING_INCREMENTS);
+    /* Free again, with nobody queued: the fast path takes it. */
+    assert_true(mpcrt_mutex_trylock(&counter_lock));
+    mpcrt_mutex_unlock(&counter_lock);
+}
+
 static void test_trylock(void **state)
 {
     (void)state;
@@ -212,6 +257,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mutex_excludes_ults_and_kernel_threads),
+        cmocka_unit_test(test_mutex_kernel_threads_compete),
         cmocka_unit_test(test_trylock),
         cmocka_unit_test(test_condition_producer_consumer),
         cmocka_unit_test(test_condition_broadcast_wakes_all),
