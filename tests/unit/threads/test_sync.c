@@ -13,14 +13,20 @@ static mpcrt_mutex_t counter_lock = MPCRT_MUTEX_INITIALIZER;
 static long counter;
 static _Atomic int inside;
 
+/* How many times a thread increments the counter, and how often it switches away while holding the lock
+ * (mpcrt_yield: to another ULT of its VP, or sched_yield on a kernel thread). */
+typedef struct {
+    int increments, pause_every;
+} counting_t;
+
 static void *increment(void *arg)
 {
-    (void)arg;
-    for (int i = 0; i < INCREMENTS; i++) {
+    const counting_t *c = arg;
+    for (int i = 0; i < c->increments; i++) {
         mpcrt_mutex_lock(&counter_lock);
         assert_int_equal(atomic_fetch_add(&inside, 1), 0); /* mutual exclusion */
         long v = counter;
-        if (i % 64 == 0)
+        if (i % c->pause_every == 0)
             mpcrt_yield(); /* holding the lock across a switch must still exclude the others */
         counter = v + 1;
         atomic_fetch_sub(&inside, 1);
@@ -33,12 +39,13 @@ static void test_mutex_excludes_ults_and_kernel_threads(void **state)
 {
     (void)state;
     counter = 0;
+    static const counting_t counting = {INCREMENTS, 64};
     mpcrt_ult_t *u[ULTS];
     pthread_t kt[KTHREADS];
     for (int i = 0; i < ULTS; i++)
-        u[i] = spawn(increment, NULL, i % mpcrt_sched_num_vps(), 0);
+        u[i] = spawn(increment, (void *)&counting, i % mpcrt_sched_num_vps(), 0);
     for (int i = 0; i < KTHREADS; i++)
-        pthread_create(&kt[i], NULL, increment, NULL);
+        pthread_create(&kt[i], NULL, increment, (void *)&counting);
     for (int i = 0; i < ULTS; i++)
         join(u[i]);
     for (int i = 0; i < KTHREADS; i++)
@@ -51,36 +58,17 @@ static void test_mutex_excludes_ults_and_kernel_threads(void **state)
  * again; the lock must still exclude everyone and lose no waiter (a lost one would hang the join). */
 enum { COMPETING_KTHREADS = 6, COMPETING_ULTS = 4, COMPETING_INCREMENTS = 3000 };
 
-static void *increment_pausing(void *arg)
-{
-    (void)arg;
-    for (int i = 0; i < COMPETING_INCREMENTS; i++) {
-        mpcrt_mutex_lock(&counter_lock);
-        assert_int_equal(atomic_fetch_add(&inside, 1), 0);
-        long v = counter;
-        if (i % 16 == 0) {
-            if (mpcrt_ult_self())
-                mpcrt_yield();
-            else
-                sched_yield();
-        }
-        counter = v + 1;
-        atomic_fetch_sub(&inside, 1);
-        mpcrt_mutex_unlock(&counter_lock);
-    }
-    return NULL;
-}
-
 static void test_mutex_kernel_threads_compete(void **state)
 {
     (void)state;
     counter = 0;
+    static const counting_t counting = {COMPETING_INCREMENTS, 16};
     mpcrt_ult_t *u[COMPETING_ULTS];
     pthread_t kt[COMPETING_KTHREADS];
     for (int i = 0; i < COMPETING_KTHREADS; i++)
-        pthread_create(&kt[i], NULL, increment_pausing, NULL);
+        pthread_create(&kt[i], NULL, increment, (void *)&counting);
     for (int i = 0; i < COMPETING_ULTS; i++)
-        u[i] = spawn(increment_pausing, NULL, i % mpcrt_sched_num_vps(), 0);
+        u[i] = spawn(increment, (void *)&counting, i % mpcrt_sched_num_vps(), 0);
     for (int i = 0; i < COMPETING_ULTS; i++)
         join(u[i]);
     for (int i = 0; i < COMPETING_KTHREADS; i++)
