@@ -35,45 +35,41 @@ static void *increment(void *arg)
     return NULL;
 }
 
+/* ults ULTs spread over the VPs and kthreads kernel threads count together under counter_lock; the lock
+ * must exclude them all and lose no waiter (a lost one would hang the join). */
+static void count_together(int ults, int kthreads, const counting_t *counting)
+{
+    enum { MAX_THREADS = 16 };
+    assert_true(ults <= MAX_THREADS && kthreads <= MAX_THREADS);
+    counter = 0;
+    mpcrt_ult_t *u[MAX_THREADS];
+    pthread_t kt[MAX_THREADS];
+    for (int i = 0; i < kthreads; i++)
+        pthread_create(&kt[i], NULL, increment, (void *)counting);
+    for (int i = 0; i < ults; i++)
+        u[i] = spawn(increment, (void *)counting, i % mpcrt_sched_num_vps(), 0);
+    for (int i = 0; i < ults; i++)
+        join(u[i]);
+    for (int i = 0; i < kthreads; i++)
+        pthread_join(kt[i], NULL);
+    assert_int_equal(counter, (long)(ults + kthreads) * counting->increments);
+}
+
 static void test_mutex_excludes_ults_and_kernel_threads(void **state)
 {
     (void)state;
-    counter = 0;
     static const counting_t counting = {INCREMENTS, 64};
-    mpcrt_ult_t *u[ULTS];
-    pthread_t kt[KTHREADS];
-    for (int i = 0; i < ULTS; i++)
-        u[i] = spawn(increment, (void *)&counting, i % mpcrt_sched_num_vps(), 0);
-    for (int i = 0; i < KTHREADS; i++)
-        pthread_create(&kt[i], NULL, increment, (void *)&counting);
-    for (int i = 0; i < ULTS; i++)
-        join(u[i]);
-    for (int i = 0; i < KTHREADS; i++)
-        pthread_join(kt[i], NULL);
-    assert_int_equal(counter, (long)(ULTS + KTHREADS) * INCREMENTS);
+    count_together(ULTS, KTHREADS, &counting);
 }
 
 /* More kernel threads than cores, each pausing inside the critical section now and then: a waiting kernel
  * thread is woken to compete (mutex.c) while others stay queued, loses to a running thread, and queues
- * again; the lock must still exclude everyone and lose no waiter (a lost one would hang the join). */
-enum { COMPETING_KTHREADS = 6, COMPETING_ULTS = 4, COMPETING_INCREMENTS = 3000 };
-
+ * again. */
 static void test_mutex_kernel_threads_compete(void **state)
 {
     (void)state;
-    counter = 0;
-    static const counting_t counting = {COMPETING_INCREMENTS, 16};
-    mpcrt_ult_t *u[COMPETING_ULTS];
-    pthread_t kt[COMPETING_KTHREADS];
-    for (int i = 0; i < COMPETING_KTHREADS; i++)
-        pthread_create(&kt[i], NULL, increment, (void *)&counting);
-    for (int i = 0; i < COMPETING_ULTS; i++)
-        u[i] = spawn(increment, (void *)&counting, i % mpcrt_sched_num_vps(), 0);
-    for (int i = 0; i < COMPETING_ULTS; i++)
-        join(u[i]);
-    for (int i = 0; i < COMPETING_KTHREADS; i++)
-        pthread_join(kt[i], NULL);
-    assert_int_equal(counter, (long)(COMPETING_ULTS + COMPETING_KTHREADS) * COMPETING_INCREMENTS);
+    static const counting_t counting = {3000, 16};
+    count_together(4, 6, &counting);
     /* Free again, with nobody queued: the fast path takes it. */
     assert_true(mpcrt_mutex_trylock(&counter_lock));
     mpcrt_mutex_unlock(&counter_lock);
