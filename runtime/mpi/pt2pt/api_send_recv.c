@@ -107,12 +107,7 @@ int mpcrt_pt2pt_send_blocking(const char *fn, const void *buf, MPI_Count count, 
 int mpcrt_pt2pt_send_general(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                              MPI_Comm comm_handle)
 {
-    mpcrt_comm_t *comm = NULL; /* set by check(); the initializer only quiets -Wmaybe-uninitialized */
-    mpcrt_datatype_t *dt = NULL;
-    int rc = check("MPI_Send", comm_handle, &comm, type, &dt, count, dest, tag, false);
-    if (rc)
-        return rc;
-    return mpcrt_pt2pt_send_standard(buf, count, dt, comm, dest, tag);
+    return send_blocking("MPI_Send", buf, count, type, dest, tag, comm_handle, MPCRT_SEND_STANDARD);
 }
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm_handle)

@@ -634,6 +634,7 @@ int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *d
     return send_small(buf, count, dt, comm, dest, tag);
 }
 
+/* MPI_Send with its arguments checked (the general path's send_blocking does the same for every mode). */
 static inline __attribute__((always_inline)) int
 send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest, int tag)
 {
@@ -644,12 +645,6 @@ send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm
     if (rc > 0)
         return mpcrt_mpi_error(handle, "MPI_Send", rc, "cannot send to rank %d", dest);
     return mpcrt_pt2pt_send_request("MPI_Send", buf, count, dt, comm, dest, tag, handle, MPCRT_SEND_STANDARD);
-}
-
-int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                              int dest, int tag)
-{
-    return send_standard(buf, count, dt, comm, dest, tag);
 }
 
 int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest, int tag,

@@ -226,10 +226,6 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *req);
  * error class, or -1 when it does not apply (large message, MPI_PROC_NULL, see mpcrt_remote_send_small). */
 int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                            int dest, int tag);
-/* MPI_Send once its arguments are checked (its general path tail-calls it, so its result is MPI_Send's,
- * errors reported as MPI_Send's): the fast path above, else mpcrt_pt2pt_send_request. */
-int mpcrt_pt2pt_send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
-                              int dest, int tag);
 /* A blocking receive, its arguments checked: errors reported for fn on comm_handle. */
 int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
                              mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int source, int tag,
