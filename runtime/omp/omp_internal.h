@@ -22,16 +22,6 @@
 #define OMP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define OMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Fetch a line in a writable state (prefetchw: a no-op on x86-64 processors without it). */
-static inline void omp_prefetch_write(const void *p)
-{
-#if defined(__x86_64__)
-    __asm__ volatile("prefetchw %0" ::"m"(*(const char *)p));
-#else
-    __builtin_prefetch(p, 1, 3);
-#endif
-}
-
 typedef struct omp_thread omp_thread_t;
 typedef struct omp_team omp_team_t;
 typedef struct omp_task omp_task_t;
@@ -529,7 +519,7 @@ static inline bool omp_loop_counter_next(omp_ws_t *ws, uint64_t *first, uint64_t
 {
     /* The counter shares its line with what is read here: fetch it for writing at once, or the reads
      * below would bring it shared and the update would need a second transfer. */
-    omp_prefetch_write(&ws->next);
+    mpcrt_prefetch_write(&ws->next);
     uint64_t count = ws->count, chunk = ws->chunk, lo, hi;
     uint64_t cur = atomic_load_explicit(&ws->next, memory_order_relaxed);
     if (ws->next_kind == OMP_NEXT_DYNAMIC) {

@@ -473,7 +473,7 @@ static void ring_publish(queue_t *q, unsigned n, uintptr_t what)
 {
     q->head = n + 1;
     atomic_store_explicit(&q->ring[n % RING].tag, what | (n / RING & 1), memory_order_release);
-    __builtin_prefetch((char *)&q->ring[(n + 1) % RING] + 64, 1);
+    mpcrt_prefetch_write((char *)&q->ring[(n + 1) % RING] + 64);
 }
 
 /* Hands s to the passes: into the calling VP's ring (see queue_t), or onto a queue's stack. */

@@ -73,7 +73,7 @@ bool omp_ws_enter(omp_thread_t *thr)
 
 void omp_ws_publish(omp_thread_t *thr)
 {
-    /* release: the initialized slot is visible to every thread that sees ready_seq. An exchange (seq_cst,
+    /* release: the initialized slot is visible to every thread that sees it ready. An exchange (seq_cst,
      * as slot_ready's load) instead of a store: the notification then needs no fence of its own. */
     atomic_exchange(&thr->ts.ws->state, OMP_WS_READY(thr->ts.ws_cur));
     omp_team_notify_after_rmw(thr->ts.team);
