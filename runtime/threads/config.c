@@ -47,6 +47,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_EAGER_LIMIT] =
         {"MPCRT_EAGER_LIMIT", MPCRT_CONFIG_SIZE, "16K",
          "largest message copied into an eager cell when its receive is not posted yet"},
+    [MPCRT_CFG_CONTEXT_IDS] = {"MPCRT_CONTEXT_IDS", MPCRT_CONFIG_INT, "0",
+                               "context ids each process may hand out, two per communicator it creates "
+                               "(ids are not reused); 0 = its whole share, about 2^31 / processes"},
     [MPCRT_CFG_NBC_PROGRESS] = {"MPCRT_NBC_PROGRESS", MPCRT_CONFIG_STRING, "free",
                                 "where progress ULTs of collective schedules run: free (another core than "
                                 "the rank's), same (the rank's core), dedicated (the last core), none (only "

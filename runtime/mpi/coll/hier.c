@@ -110,7 +110,7 @@ static coll_node_t *node_create(const mpcrt_comm_t *comm)
     mpcrt_group_t *group = mpcrt_group_create(local, nlocal);
     if (!group)
         goto fail;
-    node->local = mpcrt_comm_create_object(group);
+    node->local = mpcrt_comm_create_process_local(group);
     mpcrt_object_release(&group->obj);
     if (!node->local)
         goto fail;

@@ -132,7 +132,7 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
         mpcrt_comm_rendezvous_done(comm);
     }
     if (result.rc)
-        return mpcrt_mpi_error(handle, "MPI_Comm_dup", result.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(handle, "MPI_Comm_dup", result.rc, newcomm);
     /* The duplicate has the same info hints (MPI 4.0 section 7.4.2) and the attributes the copy callbacks
      * keep, member by member (same group: same rank). */
     mpcrt_comm_t *made = mpcrt_comm_get(result.handle);
@@ -218,12 +218,12 @@ int PMPI_Comm_split(MPI_Comm handle, int color, int key, MPI_Comm *newcomm)
         return mpcrt_mpi_error(handle, "MPI_Comm_split", MPI_ERR_ARG, "negative color %d", color);
     if (comm->remote_group) { /* both groups take part: intercomm.c */
         rc = mpcrt_intercomm_split(comm, color, key, newcomm);
-        return rc ? mpcrt_mpi_error(handle, "MPI_Comm_split", rc, "cannot create the communicator") : MPI_SUCCESS;
+        return rc ? mpcrt_comm_not_created(handle, "MPI_Comm_split", rc, newcomm) : MPI_SUCCESS;
     }
     int me = mpcrt_comm_rank(comm);
     if (!comm->local) { /* members in several processes: procs.c */
         rc = mpcrt_comm_procs_split(comm, color, key, false, newcomm);
-        return rc ? mpcrt_mpi_error(handle, "MPI_Comm_split", rc, "cannot create the communicator") : MPI_SUCCESS;
+        return rc ? mpcrt_comm_not_created(handle, "MPI_Comm_split", rc, newcomm) : MPI_SUCCESS;
     }
     split_entry_t mine = {color, key, me, {MPI_SUCCESS, MPI_COMM_NULL}};
     mpcrt_comm_rendezvous(comm, me, &mine);
@@ -231,7 +231,7 @@ int PMPI_Comm_split(MPI_Comm handle, int color, int key, MPI_Comm *newcomm)
         split_all(comm);
     mpcrt_comm_rendezvous_done(comm); /* member 0 wrote every result before this */
     if (mine.result.rc)
-        return mpcrt_mpi_error(handle, "MPI_Comm_split", mine.result.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(handle, "MPI_Comm_split", mine.result.rc, newcomm);
     *newcomm = mine.result.handle;
     return MPI_SUCCESS;
 }

@@ -132,6 +132,8 @@ static int init_comm(mpcrt_comm_t *c, mpcrt_group_t *group, uint32_t context)
 
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context)
 {
+    if (context >= MPCRT_CONTEXT_EXHAUSTED)
+        return NULL;
     mpcrt_comm_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -157,6 +159,11 @@ mpcrt_comm_t *mpcrt_comm_create_private(mpcrt_group_t *group, uint32_t context)
 mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group)
 {
     return mpcrt_comm_create_with_context(group, mpcrt_comm_new_context());
+}
+
+mpcrt_comm_t *mpcrt_comm_create_process_local(mpcrt_group_t *group)
+{
+    return mpcrt_comm_create_with_context(group, mpcrt_comm_new_local_context());
 }
 
 void mpcrt_comm_release_member(mpcrt_comm_t *comm)
@@ -275,4 +282,11 @@ int mpcrt_comm_init_predefined(void)
         strcpy(self->name, "MPI_COMM_SELF");
     }
     return 0;
+}
+
+int mpcrt_comm_not_created(MPI_Comm handle, const char *fn, int rc, MPI_Comm *newcomm)
+{
+    *newcomm = MPI_COMM_NULL;
+    return mpcrt_mpi_error(handle, fn, rc,
+                           "cannot create the communicator (out of memory, or out of context ids)");
 }

@@ -119,11 +119,28 @@ static inline int mpcrt_comm_rank(mpcrt_comm_t *comm)
 /* New group of `size` members (world ranks copied); one reference. NULL when out of memory. */
 mpcrt_group_t *mpcrt_group_create(const int *world, int size);
 
-/* A new intracommunicator over group (retained) with a fresh context, one reference per member. */
+/* A new intracommunicator over group (retained) with a fresh context, one reference per member. NULL when
+ * out of memory or of contexts. */
 mpcrt_comm_t *mpcrt_comm_create_object(mpcrt_group_t *group);
-/* A fresh pair of contexts (point-to-point, collectives), unique in the job (context.c). */
+/* A fresh pair of contexts (point-to-point, collectives), unique in the job (context.c), or
+ * MPCRT_CONTEXT_EXHAUSTED when this process has handed out all of its share. */
 uint32_t mpcrt_comm_new_context(void);
-/* Same as mpcrt_comm_create_object with a given context (the two sides of an intercommunicator share one). */
+/* No context: every id handed out is below it, and a communicator is never created with it or anything
+ * above (NULL). It is odd, so no id is it, and as an int it is INT_MAX: every "largest proposal" agreement
+ * picks it whenever one member's process has run out, so all members fail together. */
+#define MPCRT_CONTEXT_EXHAUSTED 0x7fffffffu
+/* The first context of the process-local range (context.c). */
+#define MPCRT_CONTEXT_LOCAL_FIRST 0x40000000u
+/* A fresh pair from this process's own range: for a communicator whose members are all ranks of this
+ * process and that no other process ever addresses. */
+uint32_t mpcrt_comm_new_local_context(void);
+/* mpcrt_comm_create_object with such a context; NULL only when out of memory. */
+mpcrt_comm_t *mpcrt_comm_create_process_local(mpcrt_group_t *group);
+/* A creation that failed without a more precise reason (out of memory or of context ids; class rc, most
+ * often MPI_ERR_NO_MEM): *newcomm = MPI_COMM_NULL, and the error goes to handle's handler. */
+int mpcrt_comm_not_created(MPI_Comm handle, const char *fn, int rc, MPI_Comm *newcomm);
+/* Same as mpcrt_comm_create_object with a given context (the two sides of an intercommunicator share one).
+ * NULL when out of memory or when context is MPCRT_CONTEXT_EXHAUSTED or above (an agreed base + 2). */
 mpcrt_comm_t *mpcrt_comm_create_with_context(mpcrt_group_t *group, uint32_t context);
 
 /* A communicator over group with the given context, owned by the calling member alone (members in several
@@ -138,7 +155,8 @@ int mpcrt_comm_procs_agree(mpcrt_comm_t *comm, const int *mine, int nints, int *
  * consecutive context pairs starting at *context. */
 int mpcrt_comm_procs_agree_among(mpcrt_comm_t *comm, const int *ranks, int n, int me, int tag, const int *mine,
                                  int nints, int *all, int npairs, uint32_t *context);
-/* npairs fresh consecutive context pairs, handed out nowhere else in the job (context.c): a proposal. Where
+/* npairs fresh consecutive context pairs, handed out nowhere else in the job (context.c): a proposal, or
+ * MPCRT_CONTEXT_EXHAUSTED. Where
  * several members propose, any rule that picks one of the proposals (the largest) gives a context that no
  * other creation uses. */
 uint32_t mpcrt_comm_context_propose(int npairs);

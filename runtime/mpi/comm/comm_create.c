@@ -124,7 +124,7 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "the group is not a subgroup of the communicator's");
     if (comm->remote_group) {
         rc = mpcrt_intercomm_create_from(comm, group, newcomm);
-        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
+        return rc ? mpcrt_comm_not_created(handle, fn, rc, newcomm) : MPI_SUCCESS;
     }
     int me = mpcrt_comm_rank(comm);
     if (!comm->local) { /* members in several processes: a split by membership, in the group's order */
@@ -132,7 +132,7 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
          * member's world rank. */
         int in = group->size ? mpcrt_group_rank_of(group, mpcrt_mpi_world_rank()) : MPI_UNDEFINED;
         rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : group->world[0], in, false, newcomm);
-        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
+        return rc ? mpcrt_comm_not_created(handle, fn, rc, newcomm) : MPI_SUCCESS;
     }
     create_entry_t mine = {group, {MPI_SUCCESS, MPI_COMM_NULL}};
     mpcrt_comm_rendezvous(comm, me, &mine);
@@ -143,7 +143,7 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP,
                                "the members of a group must all give that same group (same ranks, same order)");
     if (mine.result.rc)
-        return mpcrt_mpi_error(handle, fn, mine.result.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(handle, fn, mine.result.rc, newcomm);
     *newcomm = mine.result.handle;
     return MPI_SUCCESS;
 }
@@ -197,7 +197,7 @@ int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI
     }
     if (!mpcrt_group_is_local(group)) {
         rc = create_group_procs(comm, group, tag, me, newcomm);
-        return rc ? mpcrt_mpi_error(handle, fn, rc, "cannot create the communicator") : MPI_SUCCESS;
+        return rc ? mpcrt_comm_not_created(handle, fn, rc, newcomm) : MPI_SUCCESS;
     }
     mpcrt_creation_t mine = {MPI_SUCCESS, MPI_COMM_NULL};
     mpcrt_meeting_t *m = mpcrt_meeting_join(comm->context, tag, NULL, group->world, group->size, me, &mine);
@@ -215,7 +215,7 @@ int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI
     }
     mpcrt_meeting_leave(m);
     if (mine.rc)
-        return mpcrt_mpi_error(handle, fn, mine.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(handle, fn, mine.rc, newcomm);
     *newcomm = mine.handle;
     return MPI_SUCCESS;
 }

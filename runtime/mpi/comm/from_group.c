@@ -106,7 +106,7 @@ int PMPI_Comm_create_from_group(MPI_Group group_handle, const char *stringtag, M
         if (rc == MPI_SUCCESS && (rc = mpcrt_comm_publish(made, &made_handle)) == MPI_SUCCESS)
             rc = set_hints(made, info);
         if (rc)
-            return mpcrt_mpi_error(MPI_COMM_NULL, fn, rc, "cannot create the communicator");
+            return mpcrt_comm_not_created(MPI_COMM_NULL, fn, rc, newcomm);
         *newcomm = made_handle;
         return MPI_SUCCESS;
     }
@@ -129,7 +129,7 @@ int PMPI_Comm_create_from_group(MPI_Group group_handle, const char *stringtag, M
     if (mine.result.rc == MPI_SUCCESS)
         mine.result.rc = set_hints(mpcrt_comm_get(mine.result.handle), info);
     if (mine.result.rc)
-        return mpcrt_mpi_error(MPI_COMM_NULL, fn, mine.result.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(MPI_COMM_NULL, fn, mine.result.rc, newcomm);
     *newcomm = mine.result.handle;
     return MPI_SUCCESS;
 }
@@ -235,7 +235,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_handle, int local_leader, 
     if (mine.result.rc == MPI_ERR_GROUP)
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_GROUP, "the local and remote groups overlap");
     if (mine.result.rc)
-        return mpcrt_mpi_error(MPI_COMM_NULL, fn, mine.result.rc, "cannot create the intercommunicator");
+        return mpcrt_comm_not_created(MPI_COMM_NULL, fn, mine.result.rc, newintercomm);
     *newintercomm = mine.result.handle;
     return MPI_SUCCESS;
 }

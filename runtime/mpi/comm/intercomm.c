@@ -352,7 +352,7 @@ int PMPI_Intercomm_merge(MPI_Comm handle, int high, MPI_Comm *newintracomm)
     else
         meet_pair(comm, &mine, build_merge);
     if (mine.result.rc)
-        return mpcrt_mpi_error(handle, "MPI_Intercomm_merge", mine.result.rc, "cannot create the communicator");
+        return mpcrt_comm_not_created(handle, "MPI_Intercomm_merge", mine.result.rc, newintracomm);
     *newintracomm = mine.result.handle;
     return MPI_SUCCESS;
 }
@@ -573,7 +573,7 @@ int PMPI_Intercomm_create(MPI_Comm local_handle, int local_leader, MPI_Comm peer
     if (mine.rc == MPI_ERR_ARG)
         return mpcrt_mpi_error(local_handle, fn, MPI_ERR_ARG, "the local and remote groups overlap");
     if (mine.rc)
-        return mpcrt_mpi_error(local_handle, fn, mine.rc, "cannot create the intercommunicator");
+        return mpcrt_comm_not_created(local_handle, fn, mine.rc, newintercomm);
     *newintercomm = mine.handle;
     return MPI_SUCCESS;
 }
