@@ -5,7 +5,7 @@
 #include "../pt2pt/pt2pt.h"
 #include "../rails/rail.h"
 
-int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
+int coll_check_comm_report(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
 {
     int me;
     return mpcrt_comm_arg(fn, handle, comm, &me);
@@ -16,7 +16,7 @@ int coll_peer_size(const mpcrt_comm_t *comm)
     return mpcrt_comm_peer_group(comm)->size;
 }
 
-int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt)
+int coll_check_type_report(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt)
 {
     if (!(*dt = mpcrt_datatype_get(type)))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_TYPE,
@@ -27,7 +27,7 @@ int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_da
     return MPI_SUCCESS;
 }
 
-int coll_check_count(const char *fn, MPI_Comm handle, MPI_Count count)
+int coll_check_count_report(const char *fn, MPI_Comm handle, MPI_Count count)
 {
     if (count < 0)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_COUNT, "negative count %lld", (long long)count);
@@ -49,8 +49,8 @@ int coll_check_root(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, int roo
     return MPI_SUCCESS;
 }
 
-int coll_check_buffer(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
-                      const char *what)
+int coll_check_buffer_report(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count,
+                             mpcrt_datatype_t *dt, const char *what)
 {
     if (buf == MPI_IN_PLACE)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as the %s here", what);
@@ -61,7 +61,7 @@ int coll_check_buffer(const char *fn, MPI_Comm handle, const void *buf, MPI_Coun
     return MPI_SUCCESS;
 }
 
-int coll_check_alias(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf)
+int coll_check_alias_report(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf)
 {
     if (sendbuf == recvbuf && sendbuf && sendbuf != MPI_IN_PLACE)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_BUFFER,
@@ -75,8 +75,7 @@ int coll_check_op(const char *fn, MPI_Comm handle, MPI_Op op_handle, mpcrt_datat
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OP,
                                op_handle == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation 0x%x", op_handle);
     if ((*op)->index != MPCRT_OP_USER) {
-        mpcrt_op_kernel_t kernel;
-        if (mpcrt_op_kernel((*op)->index, dt, &kernel) != MPI_SUCCESS)
+        if (!mpcrt_op_defined_on((*op)->index, dt))
             return mpcrt_mpi_error(handle, fn, MPI_ERR_OP, "operation 0x%x is not defined for datatype %s",
                                    op_handle, dt->name[0] ? dt->name : "(a derived datatype)");
     }

@@ -5,7 +5,7 @@
 #include "../nbc/nbc.h"
 
 /* The arguments every reduction checks: communicator, count, datatype, operation. */
-static int check_reduction(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm, MPI_Count count,
+static inline __attribute__((always_inline)) int check_reduction(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm, MPI_Count count,
                            MPI_Datatype type, MPI_Op op_handle, mpcrt_coll_reduction_t *red)
 {
     mpcrt_op_t *op;
@@ -22,7 +22,7 @@ static int check_reduction(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm,
 /* The send and receive buffers of one member: MPI_IN_PLACE only as the send buffer (where allowed), no
  * NULL that cannot be MPI_BOTTOM (where the receive buffer is significant), no aliasing (where the
  * receive buffer is an argument at all: not at the non-roots of MPI_Reduce). */
-static int check_buffers(const char *fn, MPI_Comm handle, const void *sendbuf, MPI_Count sendcount,
+static inline __attribute__((always_inline)) int check_buffers(const char *fn, MPI_Comm handle, const void *sendbuf, MPI_Count sendcount,
                          void *recvbuf, MPI_Count recvcount, mpcrt_datatype_t *dt, bool in_place_allowed,
                          bool recv_significant, bool alias_checked)
 {

@@ -62,6 +62,9 @@ typedef struct {
  * an integer, logical operations accept floating point) or dt mixes several basic types. MPI_REPLACE and
  * MPI_NO_OP apply to any datatype. */
 int mpcrt_op_kernel(int op, const mpcrt_datatype_t *dt, mpcrt_op_kernel_t *kernel);
+/* Whether predefined operation op (not MPCRT_OP_USER) is defined on dt: mpcrt_op_kernel's verdict,
+ * remembered per (operation, basic type), as every reduction call checks it. */
+bool mpcrt_op_defined_on(int op, const mpcrt_datatype_t *dt);
 
 /* inout[i] = in[i] op inout[i] for the n elements of two packed streams. */
 static inline void mpcrt_op_run_packed(const mpcrt_op_kernel_t *k, const void *in, void *inout, MPI_Count n)

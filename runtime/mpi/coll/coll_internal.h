@@ -28,7 +28,10 @@ static inline MPI_Count coll_view_bytes(const coll_view_t *v)
 }
 
 /* A view of `bytes` bytes of packed data (temporary buffers). */
-coll_view_t coll_packed_view(void *buf, MPI_Count bytes);
+static inline coll_view_t coll_packed_view(void *buf, MPI_Count bytes)
+{
+    return (coll_view_t){buf, mpcrt_datatype_get(MPI_BYTE), bytes};
+}
 
 /* Copies bytes [src_first, src_first + len) of src's stream to bytes [dst_first, dst_first + len) of dst's
  * (pack and unpack through a small bounce buffer, or directly when one side is contiguous). */
@@ -200,18 +203,60 @@ int coll_check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count 
                     mpcrt_datatype_t **dt, const char *what);
 int coll_api_barrier(const char *fn, MPI_Comm handle, const coll_how_t *how);
 
-/* Checks that MPI is initialized and `handle` names an intracommunicator; raises (MPI_ERR_OTHER,
- * MPI_ERR_COMM, or unsupported for intercommunicators, whose collectives come later). */
-int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm);
+/* The checks below are inline: a small collective runs several of them, and as calls they cost as much as
+ * its in-process work. Each fast test passes what is certainly right and leaves the rest to its out-of-line
+ * `_report` twin, which decides with the full rules and raises the error (cold). */
+int coll_check_comm_report(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm);
+int coll_check_type_report(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt);
+int coll_check_count_report(const char *fn, MPI_Comm handle, MPI_Count count);
+int coll_check_buffer_report(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count,
+                             mpcrt_datatype_t *dt, const char *what);
+int coll_check_alias_report(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf);
+
+/* Checks that MPI is initialized and `handle` names a communicator the caller belongs to and has not freed;
+ * raises MPI_ERR_OTHER or MPI_ERR_COMM. */
+static inline int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
+{
+    mpcrt_mpi_rank_t *self;
+    /* MPI_COMM_SELF is not in the handle table: the report path takes it. */
+    mpcrt_comm_t *c = mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
+    int me = c ? mpcrt_comm_rank(c) : MPI_UNDEFINED;
+    if (__builtin_expect(me != MPI_UNDEFINED && !c->members[me].freed, 1)) {
+        *comm = c;
+        return MPI_SUCCESS;
+    }
+    return coll_check_comm_report(fn, handle, comm);
+}
 /* A datatype argument: valid and committed, else MPI_ERR_TYPE. */
-int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt);
-int coll_check_count(const char *fn, MPI_Comm handle, MPI_Count count);
+static inline int coll_check_type(const char *fn, MPI_Comm handle, MPI_Datatype type, mpcrt_datatype_t **dt)
+{
+    mpcrt_datatype_t *d = mpcrt_datatype_get(type);
+    if (__builtin_expect(d && mpcrt_datatype_is_committed(d), 1)) {
+        *dt = d;
+        return MPI_SUCCESS;
+    }
+    return coll_check_type_report(fn, handle, type, dt);
+}
+static inline int coll_check_count(const char *fn, MPI_Comm handle, MPI_Count count)
+{
+    return __builtin_expect(count >= 0, 1) ? MPI_SUCCESS : coll_check_count_report(fn, handle, count);
+}
 int coll_check_root(const char *fn, MPI_Comm handle, mpcrt_comm_t *comm, int root);
 /* MPI_ERR_BUFFER for a NULL buffer that cannot be MPI_BOTTOM with absolute addresses, or MPI_IN_PLACE. */
-int coll_check_buffer(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
-                      const char *what);
+static inline int coll_check_buffer(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count,
+                                    mpcrt_datatype_t *dt, const char *what)
+{
+    if (__builtin_expect(buf && buf != MPI_IN_PLACE, 1))
+        return MPI_SUCCESS;
+    return coll_check_buffer_report(fn, handle, buf, count, dt, what);
+}
 /* MPI_ERR_BUFFER when a send and a receive buffer are the same memory (not MPI_IN_PLACE). */
-int coll_check_alias(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf);
+static inline int coll_check_alias(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf)
+{
+    if (__builtin_expect(sendbuf != recvbuf, 1))
+        return MPI_SUCCESS;
+    return coll_check_alias_report(fn, handle, sendbuf, recvbuf);
+}
 /* An operation for a datatype: valid handle, defined on the type; else MPI_ERR_OP. */
 int coll_check_op(const char *fn, MPI_Comm handle, MPI_Op op_handle, mpcrt_datatype_t *dt, mpcrt_op_t **op);
 /* A counts (and optional displacements) array of `n` entries: not NULL, no negative count. */

@@ -3,10 +3,11 @@
  * basic type); user functions get the caller's layout and datatype, as MPI 4.0 section 6.9.5 defines them. */
 #include "coll_internal.h"
 
+#include <stdalign.h>
 #include <stdlib.h>
 
 /* Bytes of each input reduced at a time: bounds the scratch memory whatever the count. */
-enum { PIECE_BYTES = 64 * 1024 };
+enum { PIECE_BYTES = 64 * 1024, SMALL_BYTES = 512 };
 
 static MPI_Count min_count(MPI_Count a, MPI_Count b)
 {
@@ -27,9 +28,14 @@ static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_lis
     bool packing = false;
     for (int q = 0; q + 1 < ninputs; q++)
         packing |= !mpcrt_datatype_is_contiguous(coll_list_at(inputs, q)->dt);
-    char *acc = malloc((size_t)piece), *scratch = packing ? malloc((size_t)piece) : NULL;
+    /* A small reduction (the fused ones: a few elements) accumulates on the stack: a malloc and a free per
+     * call cost more than its whole combine. */
+    alignas(64) char small_acc[SMALL_BYTES];
+    char *acc = piece <= SMALL_BYTES ? small_acc : malloc((size_t)piece);
+    char *scratch = packing ? malloc((size_t)piece) : NULL;
     if (!acc || (packing && !scratch)) {
-        free(acc);
+        if (acc != small_acc)
+            free(acc);
         free(scratch);
         return MPI_ERR_NO_MEM;
     }
@@ -51,7 +57,8 @@ static int combine_packed(const mpcrt_coll_reduction_t *red, const coll_view_lis
         for (int o = 0; o < outputs->n; o++)
             coll_copy_range(&acc_view, 0, coll_list_at(outputs, o), out_start + off, len);
     }
-    free(acc);
+    if (acc != small_acc)
+        free(acc);
     free(scratch);
     return MPI_SUCCESS;
 }
@@ -113,8 +120,8 @@ static int combine_user(const mpcrt_coll_reduction_t *red, const coll_view_list_
     return MPI_SUCCESS;
 }
 
-int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first, MPI_Count n,
-                 const coll_view_list_t *outputs, MPI_Count out_first)
+int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first,
+                 MPI_Count n, const coll_view_list_t *outputs, MPI_Count out_first)
 {
     if (n <= 0 || inputs->n <= 0 || red->dt->size == 0)
         return MPI_SUCCESS;

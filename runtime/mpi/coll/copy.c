@@ -3,19 +3,24 @@
  * pack from one side into the other's unpack. Contiguous sides are read or written in place. */
 #include "coll_internal.h"
 
+#include <string.h>
+
 /* Stream bytes moved per pack/unpack pair when neither side is contiguous (on the caller's stack). */
 enum { BOUNCE_BYTES = 4096 };
-
-coll_view_t coll_packed_view(void *buf, MPI_Count bytes)
-{
-    return (coll_view_t){buf, mpcrt_datatype_get(MPI_BYTE), bytes};
-}
 
 void coll_copy_range(const coll_view_t *src, MPI_Count src_first, const coll_view_t *dst, MPI_Count dst_first,
                      MPI_Count len)
 {
     if (len <= 0)
         return;
+    if (mpcrt_datatype_is_contiguous(src->dt) && mpcrt_datatype_is_contiguous(dst->dt)) {
+        /* Both plain bytes (a fused result copied out, a block of a basic type): no unpack walk. */
+        const char *from = coll_at(src->buf, mpcrt_datatype_true_lb(src->dt) + src_first);
+        char *to = coll_at(dst->buf, mpcrt_datatype_true_lb(dst->dt) + dst_first);
+        if (from != to)
+            memmove(to, from, (size_t)len);
+        return;
+    }
     if (mpcrt_datatype_is_contiguous(src->dt)) {
         const void *from = coll_at(src->buf, mpcrt_datatype_true_lb(src->dt) + src_first);
         if (src->dt == dst->dt && src->buf == dst->buf && src_first == dst_first)
@@ -63,7 +68,9 @@ coll_view_t coll_block(const mpcrt_coll_blocks_t *b, int i)
     }
     v.dt = b->dt;
     MPI_Aint extent = mpcrt_datatype_extent(b->dt);
-    MPI_Aint disp = b->idispls ? b->idispls[i] : b->adispls ? b->adispls[i] : (MPI_Aint)i * (MPI_Aint)b->count;
+    MPI_Aint disp = b->idispls   ? b->idispls[i]
+                    : b->adispls ? b->adispls[i]
+                                 : (MPI_Aint)i * (MPI_Aint)b->count;
     v.buf = coll_at(b->buf, disp * extent);
     return v;
 }

@@ -142,12 +142,8 @@ fail:
     return NULL;
 }
 
-coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
+coll_meet_t *coll_meet_make(mpcrt_comm_t *comm)
 {
-    /* acquire: the state's fields as its maker wrote them. */
-    coll_meet_t *m = atomic_load_explicit(&comm->coll_state, memory_order_acquire);
-    if (m)
-        return m;
     coll_meet_t *made = meet_create(comm);
     if (!made) {
         /* The members must all meet the same way: no fallback that some would take and others not. */

@@ -83,8 +83,16 @@ typedef struct coll_fused {
     bool (*top)(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine);
 } coll_fused_t;
 
-/* The communicator's meeting state (made on first use). */
-coll_meet_t *coll_meet_of(mpcrt_comm_t *comm);
+/* Makes the communicator's meeting state (or takes the one a racing member installed first). */
+coll_meet_t *coll_meet_make(mpcrt_comm_t *comm);
+/* The communicator's meeting state (made on first use). Inline: every collective call asks for it several
+ * times, and with the maker inlined the compiler saved six registers on each call. */
+static inline coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
+{
+    /* acquire: the state's fields as its maker wrote them. */
+    coll_meet_t *m = atomic_load_explicit(&comm->coll_state, memory_order_acquire);
+    return m ? m : coll_meet_make(comm);
+}
 /* The parity of the member's next round (its staging buffer before it arrives). */
 static inline unsigned coll_next_parity(const coll_meet_t *m, int me)
 {

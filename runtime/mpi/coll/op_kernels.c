@@ -294,11 +294,11 @@ int mpcrt_op_kernel(int op, const mpcrt_datatype_t *dt, mpcrt_op_kernel_t *kerne
     }
     if (op <= MPCRT_OP_USER || op >= MPCRT_OP_NPREDEFINED)
         return MPI_ERR_OP;
-    MPI_Count per_instance;
-    MPI_Datatype basic = mpcrt_datatype_basic_type(dt, &per_instance);
+    MPI_Datatype basic = dt->basic;
     if (basic == MPI_DATATYPE_NULL)
         return dt->size == 0 ? MPI_SUCCESS : MPI_ERR_OP; /* nothing to reduce in an empty type */
-    const mpcrt_datatype_t *b = mpcrt_datatype_get(basic);
+    /* A predefined type is its own basic type: no second lookup (every reduction asks, twice). */
+    const mpcrt_datatype_t *b = dt->obj.handle == (int)basic ? dt : mpcrt_datatype_get(basic);
     if (op == MPCRT_OP_MINLOC || op == MPCRT_OP_MAXLOC) {
         for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
             if (pairs[i].handle != basic)
@@ -318,4 +318,26 @@ int mpcrt_op_kernel(int op, const mpcrt_datatype_t *dt, mpcrt_op_kernel_t *kerne
     kernel->scalar = scalar_loops[op][info.kind];
     kernel->elem_size = b->size;
     return MPI_SUCCESS;
+}
+
+/* mpcrt_op_kernel's verdicts by (operation, handle kind of the basic type, its low byte): 0 unknown, 1
+ * defined, 2 not. A basic type is a predefined handle, builtin or direct, and its low byte names it among
+ * its kind's. Racing first calls store the same verdict. */
+static _Atomic uint8_t defined_memo[MPCRT_OP_NPREDEFINED][2][256];
+
+bool mpcrt_op_defined_on(int op, const mpcrt_datatype_t *dt)
+{
+    mpcrt_op_kernel_t kernel;
+    MPI_Datatype basic = dt->basic;
+    unsigned hk = mpcrt_handle_kind(basic);
+    if (op <= MPCRT_OP_USER || op >= MPCRT_OP_NPREDEFINED || basic == MPI_DATATYPE_NULL ||
+        (hk != MPCRT_HANDLE_BUILTIN && hk != MPCRT_HANDLE_DIRECT))
+        return mpcrt_op_kernel(op, dt, &kernel) == MPI_SUCCESS;
+    _Atomic uint8_t *verdict = &defined_memo[op][hk - MPCRT_HANDLE_BUILTIN][(unsigned)basic & 0xffu];
+    uint8_t known = atomic_load_explicit(verdict, memory_order_relaxed);
+    if (!known) {
+        known = mpcrt_op_kernel(op, dt, &kernel) == MPI_SUCCESS ? 1 : 2;
+        atomic_store_explicit(verdict, known, memory_order_relaxed);
+    }
+    return known == 1;
 }
