@@ -157,6 +157,11 @@ void mpcrt_wait_until(bool (*pred)(void *arg), void *arg);
  * with that yield (a kernel thread, other work queued, parked ULTs to sweep). Two ranks of one core then
  * switch per message without the general wait's indirect predicate calls and bookkeeping. */
 bool mpcrt_wait_yield_once(void);
+/* The spinning first part of mpcrt_wait_until alone, for a caller with a blocking protocol of its own
+ * (a waiter list its waker walks): while no other ULT of the caller's VP could run, test pred and run the
+ * progress hooks, for at most the VP's spin budget. True once pred(arg) holds; false when the caller
+ * should block its own way (others could use the core, the spin ran out, or a kernel thread calls). */
+bool mpcrt_wait_spin(bool (*pred)(void *arg), void *arg);
 /* The same wait without running any hook (progress, idle or park) in the caller's context: for a wait
  * that is none of the layers' business and may run where their work must not (a ULT joining a kernel
  * thread, which under ThreadSanitizer waits inside its pthread_join interceptor, where it records no

@@ -140,6 +140,29 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
         adapt_spin(vp, budget, false, __builtin_ia32_rdtsc() - parked_at);
 }
 
+bool mpcrt_wait_spin(bool (*pred)(void *), void *arg)
+{
+    if (pred(arg))
+        return true;
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    if (!vp || vp->current == &vp->native)
+        return false;
+    unsigned budget = vp->spin_budget;
+    mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now, as in wait_until */
+    for (unsigned i = 0; i < budget; i++) {
+        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
+            break; /* others could use this core */
+        mpcrt_sched_progress();
+        if (pred(arg)) {
+            mpcrt_vp_set_free(vp, 0);
+            return true;
+        }
+        mpcrt_cpu_relax();
+    }
+    mpcrt_vp_set_free(vp, 0);
+    return pred(arg);
+}
+
 void mpcrt_wait_until_quiet(bool (*pred)(void *), void *arg)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;

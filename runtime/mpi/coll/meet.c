@@ -16,8 +16,25 @@ static bool gate_reached(coll_gate_t *g, uint32_t target)
     return (int32_t)(atomic_load_explicit(&g->opened, memory_order_acquire) - target) >= 0;
 }
 
+typedef struct {
+    coll_gate_t *gate;
+    uint32_t target;
+} gate_target_t;
+
+static bool gate_target_reached(void *arg)
+{
+    const gate_target_t *t = arg;
+    return gate_reached(t->gate, t->target);
+}
+
 static void gate_wait(coll_gate_t *g, uint32_t target)
 {
+    /* A member alone on its core (the last of its group, or one rank per core) spins first: the opener
+     * then finds no waiter to wake on another core, and the member sees the gate one line transfer after
+     * it opens, instead of after a wake-up through the other VP's inbox. */
+    gate_target_t t = {g, target};
+    if (mpcrt_wait_spin(gate_target_reached, &t))
+        return;
     while (!gate_reached(g, target)) {
         mpcrt_waiter_t w;
         mpcrt_waiter_init(&w);
@@ -332,6 +349,12 @@ bool coll_meet_serving(mpcrt_comm_t *comm, int me, const coll_header_t *desc, un
 
 void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait)
 {
+    /* A fused round needs no count: its results stay in the meeting's buffers of its parity, which the
+     * last member of the round two later overwrites only once everyone arrived there, so left this one.
+     * Every member of a round takes the same path (the round's verdict is shared), so the counts of the
+     * pull rounds never mix with them. */
+    if (!wait)
+        return;
     coll_meet_t *m = coll_meet_of(comm);
     uint32_t gen = m->member[me].gen - 1; /* the round this member just took part in */
     coll_group_t *grp = &m->groups[m->group_of[me]];

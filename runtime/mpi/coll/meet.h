@@ -124,7 +124,7 @@ static inline bool coll_peer_arrived(const coll_meet_t *m, int me, int q)
 }
 
 /* The done phase, after the round: wait = true (pull) returns once every member has called it, so peers no
- * longer read this member's buffers; wait = false (fused) only counts the member out. */
+ * longer read this member's buffers; wait = false (fused) does nothing (see coll_meet_done). */
 void coll_meet_done(mpcrt_comm_t *comm, int me, bool wait);
 
 /* Grows b to at least bytes (contents not kept); false when out of memory. */
