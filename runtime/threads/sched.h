@@ -53,8 +53,10 @@ bool mpcrt_sched_vp_is_free(int vp);
 /* Wakes VP vp if it sleeps in its idle loop, so that it runs the progress hooks soon. */
 void mpcrt_sched_wake_vp(int vp);
 /* Wakes one VP other than the caller's that sleeps in its idle loop, if any, for work any VP's progress
- * hooks may take; returns it, or -1. Reads each VP's wake-up line, which only changes when the VP falls
- * asleep or is woken. A hint: a VP falling asleep meanwhile may miss it and sleep until its timeout. */
+ * hooks may take, which the caller published before the call; returns it, or -1. Reads each VP's wake-up
+ * line, which only changes when the VP falls asleep or is woken. A VP falling asleep meanwhile finds the
+ * work itself: it looks at the hooks once more after publishing that it sleeps, and the two sides are
+ * ordered (vp.c, sleep_or_spin), with no fence on the caller's side when membarrier(2) is available. */
 int mpcrt_sched_wake_sleeping_vp(void);
 /* Index of the hardware resource of the given hwloc type name ("core", "l3cache", "numanode", "package",
  * "machine"...) that holds VP vp's core; -1 if the name is unknown, the VP unbound or the level absent. */

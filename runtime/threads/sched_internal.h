@@ -132,6 +132,9 @@ typedef struct {
     _Atomic(_Atomic uint32_t *) bell, sleepers; /* mpcrt_sched_set_doorbell */
     _Atomic int doorbell_watchers; /* mpcrt_sched_await_sleepers callers: wake them when VPs fall asleep */
     unsigned spin_max;
+    /* membarrier(2) private expedited is registered: the heavy side of the asymmetric Dekker between a VP
+     * falling asleep and mpcrt_sched_wake_sleeping_vp (vp.c) is the VP's, and the waker needs no fence. */
+    bool heavy_fence;
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;
     hook_t progress[MPCRT_MAX_HOOKS], idle[MPCRT_MAX_HOOKS];

@@ -7,8 +7,11 @@
 #include "topology.h"
 
 #include <dlfcn.h>
+#include <linux/membarrier.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
@@ -29,19 +32,29 @@ static long elapsed_ns(const struct timespec *since)
     return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
 }
 
-static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec *idle_since, bool timed,
+/* The VP found something to do: it no longer sleeps for wakers' purposes (see sleep_or_spin). A VP
+ * running a ULT must not look asleep: mpcrt_sched_wake_sleeping_vp wakes the first VP that does. */
+static inline void awake(mpcrt_vp_t *vp)
+{
+    if (atomic_load_explicit(&vp->sleeping, memory_order_relaxed))
+        atomic_store_explicit(&vp->sleeping, 0, memory_order_relaxed);
+}
+
+/* Spins, yields or sleeps, by the time the VP has been idle; true when its last look before a sleep found
+ * something to do instead (the VP is no longer idle). */
+static bool sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec *idle_since, bool timed,
                           bool (*done)(void *), void *arg)
 {
     if (round % 64 != 63) {
         mpcrt_cpu_relax();
-        return;
+        return false;
     }
     long idle_ns = elapsed_ns(idle_since);
     if (idle_ns < SPIN_NS)
-        return;
+        return false;
     if (idle_ns < YIELD_NS || !mpcrt_sched.passive) {
         sched_yield();
-        return;
+        return false;
     }
     /* With a doorbell (and timed: hooks may find work) the VP sleeps on it: a peer process that queues a
      * packet for us rings it. Its `sleeping` is then 2, so that local wake-ups ring it as well. */
@@ -51,7 +64,21 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
         bell = NULL;
     _Atomic uint32_t *word = bell ? bell : &vp->wake_seq;
     uint32_t seq = atomic_load_explicit(word, memory_order_acquire);
-    atomic_store(&vp->sleeping, bell ? 2 : 1); /* seq_cst: Dekker pair with mpcrt_vp_notify */
+    /* With hooks to look at, work published without an inbox push (a deferred collective start's ring slot)
+     * is looked for below, after `sleeping` is visible: the publisher reads `sleeping` after its store
+     * (mpcrt_sched_wake_sleeping_vp) with no fence of its own, so this is the heavy side of that Dekker
+     * pair. Without it, a start published between this VP's last pass and its `sleeping` store saw it
+     * awake, did not wake it, and waited for its timeout (20 us to 2 ms). `sleeping` stays published from
+     * one sleep to the next while the VP finds nothing (mpcrt_vp_idle_loop clears it when it does), so the
+     * system call and its interrupts of the cores running this process come once per idle period, not
+     * once per timeout (up to 500 a second). */
+    bool look = timed && mpcrt_sched.collab_poll, found = false;
+    int sleeping = bell ? 2 : 1;
+    if (atomic_load_explicit(&vp->sleeping, memory_order_relaxed) != sleeping) {
+        atomic_store(&vp->sleeping, sleeping); /* seq_cst: Dekker pair with mpcrt_vp_notify */
+        if (look && mpcrt_sched.heavy_fence)
+            syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
     /* Counted before the last look at the hooks (seq_cst RMW): a peer that published a packet after that
      * look sees the count and rings. */
     if (bell && atomic_fetch_add(sleepers, 1) == 0 &&
@@ -60,7 +87,7 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
     /* done is re-checked once `sleeping` is published: whoever makes it true and then notifies the VP
      * (mpcrt_waiter_wake) either sees it sleeping or is seen here. */
     if (!atomic_load(&vp->inbox) && !atomic_load(&vp->stop) && !(done && done(arg)) &&
-        !(bell && mpcrt_sched.collab_poll && mpcrt_sched_progress() > 0)) {
+        !(look && mpcrt_sched_progress() > 0)) {
         long timeout = 0;
         if (timed) {
             /* Grows with the idle time: parked predicates of a long wait are re-checked less often. */
@@ -73,10 +100,13 @@ static void sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
             mpcrt_futex_wait_shared(bell, seq, timeout);
         else
             mpcrt_futex_wait(&vp->wake_seq, seq, timeout);
+    } else {
+        awake(vp); /* work came: the idle loop takes it */
+        found = true;
     }
     if (bell)
         atomic_fetch_sub(sleepers, 1);
-    atomic_store_explicit(&vp->sleeping, 0, memory_order_relaxed);
+    return found;
 }
 
 void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
@@ -86,6 +116,7 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
     mpcrt_vp_set_free(vp, 1);
     for (;;) {
         if (done ? done(arg) : atomic_load_explicit(&vp->stop, memory_order_acquire)) {
+            awake(vp);
             mpcrt_vp_set_free(vp, 0); /* a hosted VP goes back to its program's code */
             return;
         }
@@ -95,6 +126,7 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
             mpcrt_sched_sweep(vp);
         next = mpcrt_rq_pop(&vp->rq);
         if (next) {
+            awake(vp);
             mpcrt_sched_switch(vp, &vp->native, next);
             idle_rounds = 0;
             continue;
@@ -103,6 +135,7 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
         int events = mpcrt_sched.collab_poll ? mpcrt_sched_progress() : 0;
         events += mpcrt_run_hooks(mpcrt_sched.idle, &mpcrt_sched.nidle);
         if (events) {
+            awake(vp);
             idle_rounds = 0;
             continue;
         }
@@ -111,7 +144,8 @@ void mpcrt_vp_idle_loop(mpcrt_vp_t *vp, bool (*done)(void *), void *arg)
         /* Sleep without a timeout only when nothing but an inbox push can create work. */
         bool timed = vp->polls || done || atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed) ||
                      atomic_load_explicit(&mpcrt_sched.nidle, memory_order_relaxed);
-        sleep_or_spin(vp, idle_rounds++, &idle_since, timed, done, arg);
+        if (sleep_or_spin(vp, idle_rounds++, &idle_since, timed, done, arg))
+            idle_rounds = 0;
     }
 }
 
