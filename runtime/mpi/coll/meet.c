@@ -327,8 +327,11 @@ static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsi
         atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
         if (!top_work(comm, m, p, desc))
             atomic_store_explicit(&m->pull[p], true, memory_order_relaxed);
-        /* Everybody has left generation gen - 1's round: nobody reads the other parity's flag any more. */
-        atomic_store_explicit(&m->pull[p ^ 1], false, memory_order_relaxed);
+        /* Everybody has left generation gen - 1's round: nobody reads the other parity's flag any more.
+         * Stored only when set: the members read the flag after every round, and a store would take the
+         * line from all of them each time. */
+        if (atomic_load_explicit(&m->pull[p ^ 1], memory_order_relaxed))
+            atomic_store_explicit(&m->pull[p ^ 1], false, memory_order_relaxed);
         gate_open(&m->top, gen + 1);
     }
     gate_open(&grp->gate, gen + 1);

@@ -68,7 +68,10 @@ typedef struct coll_meet {
     coll_member_t *member;
     alignas(64) _Atomic int top_arrived;
     _Atomic int top_done;
-    coll_gate_t top, done;
+    /* The gates on lines of their own: a member spinning on the top gate would otherwise pull the line
+     * that the last arrival must take for its increment, and then again for the opening. */
+    alignas(64) coll_gate_t top;
+    alignas(64) coll_gate_t done;
     /* Serving members asleep until a peer arrives (coll_meet_serving): arrivals wake them. */
     alignas(64) _Atomic int watching;
     coll_gate_t arrivals;
