@@ -48,6 +48,9 @@ static int start(bool here)
     mpcrt_sched.passive = strcmp(mpcrt_config_str(MPCRT_CFG_WAIT_POLICY), "active") != 0;
     mpcrt_sched.collab_poll = mpcrt_config_int(MPCRT_CFG_COLLAB_POLL) != 0;
     mpcrt_sched.spin_max = (unsigned)mpcrt_config_int(MPCRT_CFG_SPIN_ROUNDS);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    mpcrt_sched.oversubscribed = mpcrt_config_int(MPCRT_CFG_OVERSUBSCRIBE) && online > 0 &&
+                                 (long)mpcrt_config_int(MPCRT_CFG_NUM_PROCS) * nvps > online;
     mpcrt_sched.rank_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_RANK_STACK);
     mpcrt_sched.ult_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_ULT_STACK);
     /* Before the VP threads exist: registering then has no other thread to synchronize with. Without it
@@ -72,8 +75,9 @@ static int start(bool here)
     }
     if (mpcrt_config_int(MPCRT_CFG_SHOW_CONFIG))
         mpcrt_config_print(stderr);
-    mpcrt_log(MPCRT_LOG_SCHED, "%ld VP(s) on %d core(s), %s waiting", nvps, ncores,
-              mpcrt_sched.passive ? "passive" : "active");
+    mpcrt_log(MPCRT_LOG_SCHED, "%ld VP(s) on %d core(s), %s waiting%s", nvps, ncores,
+              mpcrt_sched.passive ? "passive" : "active",
+              mpcrt_sched.oversubscribed ? ", spins yield the core (the job oversubscribes the cores)" : "");
     pthread_mutex_unlock(&init_lock);
     return 0;
 }

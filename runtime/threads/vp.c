@@ -46,7 +46,7 @@ static bool sleep_or_spin(mpcrt_vp_t *vp, unsigned round, const struct timespec 
                           bool (*done)(void *), void *arg)
 {
     if (round % 64 != 63) {
-        mpcrt_cpu_relax();
+        mpcrt_spin_relax();
         return false;
     }
     long idle_ns = elapsed_ns(idle_since);

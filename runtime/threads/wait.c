@@ -100,7 +100,7 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
             mpcrt_vp_set_free(vp, 0);
             return;
         }
-        mpcrt_cpu_relax();
+        mpcrt_spin_relax();
     }
     mpcrt_vp_set_free(vp, 0);
     if (!mpcrt_sched.collab_poll && atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed)) {
@@ -157,7 +157,7 @@ bool mpcrt_wait_spin(bool (*pred)(void *), void *arg)
             mpcrt_vp_set_free(vp, 0);
             return true;
         }
-        mpcrt_cpu_relax();
+        mpcrt_spin_relax();
     }
     mpcrt_vp_set_free(vp, 0);
     return pred(arg);
