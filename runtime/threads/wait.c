@@ -60,6 +60,47 @@ static void adapt_spin(mpcrt_vp_t *vp, unsigned budget, bool cut_short, uint64_t
     }
 }
 
+/* The spin of a wait on a ULT: while no other ULT of vp could run, test pred and run the progress hooks,
+ * for at most the VP's budget; with max_yields > 0, switch to a single ready peer that many times instead
+ * of stopping. True once pred holds (grow: the budget doubles, a spin that sufficed); false when the
+ * budget ran out or, *cut_short, others could use the core. */
+static inline __attribute__((always_inline)) bool spin_phase(mpcrt_vp_t *vp, bool (*pred)(void *), void *arg,
+                                                             unsigned max_yields, bool grow, bool *cut_short)
+{
+    unsigned budget = vp->spin_budget, yields = 0;
+    mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now (mpcrt_sched_free_vp) */
+    for (unsigned i = 0; i < budget; i++) {
+        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
+            if (yields < max_yields && one_other_ready(vp)) {
+                /* One other ULT can run, most likely the peer we just answered: let it run and stay ready
+                 * instead of parking. Its answer then finds us running, not parked, and nothing has to
+                 * poke, unpark or fence: two ranks of one core ping-ponging switch once per message. */
+                yields++;
+                atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
+                mpcrt_sched_switch_away(vp); /* the switch back marked the VP busy */
+                if (pred(arg))
+                    return true;
+                mpcrt_vp_set_free(vp, 1);
+                continue;
+            }
+            *cut_short = true; /* others could use this core: stop spinning */
+            break;
+        }
+        mpcrt_sched_progress();
+        if (pred(arg)) {
+            if (grow) {
+                unsigned grown = budget * 2;
+                vp->spin_budget = grown < mpcrt_sched.spin_max ? grown : mpcrt_sched.spin_max;
+            }
+            mpcrt_vp_set_free(vp, 0);
+            return true;
+        }
+        mpcrt_spin_relax();
+    }
+    mpcrt_vp_set_free(vp, 0);
+    return false;
+}
+
 void mpcrt_wait_until(bool (*pred)(void *), void *arg)
 {
     if (pred(arg))
@@ -73,36 +114,10 @@ void mpcrt_wait_until(bool (*pred)(void *), void *arg)
             wait_on_kernel_thread(pred, arg);
         return;
     }
-    unsigned budget = vp->spin_budget, yields = 0;
+    unsigned budget = vp->spin_budget;
     bool cut_short = false;
-    mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now (mpcrt_sched_free_vp) */
-    for (unsigned i = 0; i < budget; i++) {
-        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
-            if (yields < MAX_WAIT_YIELDS && one_other_ready(vp)) {
-                /* One other ULT can run, most likely the peer we just answered: let it run and stay ready
-                 * instead of parking. Its answer then finds us running, not parked, and nothing has to
-                 * poke, unpark or fence: two ranks of one core ping-ponging switch once per message. */
-                yields++;
-                atomic_store_explicit(&vp->current->state, ULT_READY, memory_order_relaxed);
-                mpcrt_sched_switch_away(vp); /* the switch back marked the VP busy */
-                if (pred(arg))
-                    return;
-                mpcrt_vp_set_free(vp, 1);
-                continue;
-            }
-            cut_short = true; /* others could use this core: stop spinning */
-            break;
-        }
-        mpcrt_sched_progress();
-        if (pred(arg)) {
-            unsigned grown = budget * 2;
-            vp->spin_budget = grown < mpcrt_sched.spin_max ? grown : mpcrt_sched.spin_max;
-            mpcrt_vp_set_free(vp, 0);
-            return;
-        }
-        mpcrt_spin_relax();
-    }
-    mpcrt_vp_set_free(vp, 0);
+    if (spin_phase(vp, pred, arg, MAX_WAIT_YIELDS, true, &cut_short))
+        return;
     if (!mpcrt_sched.collab_poll && atomic_load_explicit(&mpcrt_sched.nprogress, memory_order_relaxed)) {
         /* Without collaborative polling nobody else progresses for this waiter: it must not park. It
          * lets the other ULTs of its VP run, and the kernel threads sharing its core when there are none
@@ -147,20 +162,8 @@ bool mpcrt_wait_spin(bool (*pred)(void *), void *arg)
     mpcrt_vp_t *vp = mpcrt_tls_vp;
     if (!vp || vp->current == &vp->native)
         return false;
-    unsigned budget = vp->spin_budget;
-    mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now, as in wait_until */
-    for (unsigned i = 0; i < budget; i++) {
-        if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed))
-            break; /* others could use this core */
-        mpcrt_sched_progress();
-        if (pred(arg)) {
-            mpcrt_vp_set_free(vp, 0);
-            return true;
-        }
-        mpcrt_spin_relax();
-    }
-    mpcrt_vp_set_free(vp, 0);
-    return pred(arg);
+    bool cut_short = false;
+    return spin_phase(vp, pred, arg, 0, false, &cut_short) || pred(arg);
 }
 
 void mpcrt_wait_until_quiet(bool (*pred)(void *), void *arg)
