@@ -342,12 +342,14 @@ struct omp_team {
      * with the two on separate lines, each barrier moved both between the cores. */
     _Alignas(OMP_CACHE_LINE) _Atomic uint64_t bar_arrived;
     _Atomic uint64_t bar_gen;
+    /* single (core/work.c): singles end with a barrier, so the CAS that decides a single and the arrival
+     * after it take the same line, once. */
+    _Atomic unsigned long single_count;
     _Alignas(OMP_CACHE_LINE) _Atomic unsigned join_arrived;
     bool in_use;               /* here, not above: it changes at every fork and join */
     _Atomic int nsleeping;
     _Atomic bool cancelled;    /* the parallel region was cancelled */
     /* Worksharing */
-    _Alignas(OMP_CACHE_LINE) _Atomic unsigned long single_count;
     omp_ws_t ws_ring[OMP_WS_RING];
     /* Tasks (core/task.c, core/taskq.c). The lock guards the priority queue and the zero crossings of
      * the task counters (core/task.c); each member's ready tasks are in its deque. */
