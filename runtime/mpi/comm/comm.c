@@ -2,6 +2,7 @@
 #include "comm.h"
 #include "../errhan/errhan.h"
 #include "../info/info.h"
+#include "../pt2pt/pt2pt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,6 +77,8 @@ int mpcrt_comm_rank_slow(mpcrt_comm_t *comm)
 static void destroy_comm(mpcrt_object_t *obj)
 {
     mpcrt_comm_t *c = (mpcrt_comm_t *)obj;
+    if (c->group)
+        mpcrt_pt2pt_forget_comm(c); /* its members' matching queues of its contexts */
     /* Attributes were deleted by each member's MPI_Comm_free; handlers and hints are only referenced (the
      * member slots are indexed by the group: before the group goes). */
     for (int r = 0; c->members && r < c->group->size; r++) {

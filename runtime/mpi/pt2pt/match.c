@@ -37,11 +37,19 @@ struct bin { /* one (context, source) pair */
     message_t *unexp_head, *unexp_tail;
 };
 
+/* A bin of its own allocation (every bin but the hot one), on its context's list so that the context's bins
+ * can go with its communicator (mpcrt_match_forget_context). In the bin's line: the bin is 56 bytes. */
+typedef struct heap_bin {
+    bin_t bin;
+    struct heap_bin *ctx_next;
+} heap_bin_t;
+
 typedef struct ctxq { /* one context */
     uint32_t context;
     struct ctxq *hash_next;
     mpcrt_request_t *any_head, *any_tail; /* MPI_ANY_SOURCE receives */
     message_t *all_head, *all_tail;       /* every unexpected message, in arrival order */
+    heap_bin_t *bins;                     /* its bins but the hot one */
 } ctxq_t;
 
 struct mpcrt_match {
@@ -149,18 +157,22 @@ static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
     return q;
 }
 
+static void unhash_bin(mpcrt_match_t *m, bin_t *bin)
+{
+    for (bin_t **at = &m->bins[hash64(bin->key, m->bin_buckets)]; *at; at = &(*at)->hash_next)
+        if (*at == bin) {
+            *at = bin->hash_next;
+            break;
+        }
+    m->nbins--;
+}
+
 /* Gives the (empty) hot bin to a new pair: out of its old hash chain, into the new one. */
 static bin_t *rekey_hot(mpcrt_match_t *m, ctxq_t *q, uint64_t key)
 {
     bin_t *hot = &m->hot;
-    if (hot->ctx) {
-        for (bin_t **at = &m->bins[hash64(hot->key, m->bin_buckets)]; *at; at = &(*at)->hash_next)
-            if (*at == hot) {
-                *at = hot->hash_next;
-                break;
-            }
-        m->nbins--;
-    }
+    if (hot->ctx)
+        unhash_bin(m, hot);
     size_t b = hash64(key, m->bin_buckets);
     *hot = (bin_t){.key = key, .ctx = q, .hash_next = m->bins[b]};
     m->bins[b] = hot;
@@ -201,10 +213,13 @@ static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t
         }
     }
     /* One cache line per bin: a sender on another core pulls just that line to find the posted receive. */
-    bin_t *bin = aligned_alloc(64, (sizeof *bin + 63) / 64 * 64);
-    if (!bin)
+    heap_bin_t *hb = aligned_alloc(64, (sizeof *hb + 63) / 64 * 64);
+    if (!hb)
         return NULL;
-    memset(bin, 0, sizeof *bin);
+    memset(hb, 0, sizeof *hb);
+    hb->ctx_next = q->bins;
+    q->bins = hb;
+    bin_t *bin = &hb->bin;
     bin->key = key;
     bin->ctx = q;
     bin->hash_next = m->bins[b];
@@ -219,7 +234,7 @@ static inline bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bo
     if (m->hot.key == key && m->hot.ctx)
         return &m->hot; /* in the lock's line */
     if (m->last_bin && m->last_bin->key == key)
-        return m->last_bin; /* bins live as long as their receiver: the pointer stays valid */
+        return m->last_bin; /* a bin that goes (mpcrt_match_forget_context) takes this pointer along */
     return find_bin_slow(m, context, source, create);
 }
 
@@ -910,6 +925,62 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     *rts = *in;
     enqueue_unexpected(bin, msg);
     mpcrt_spin_unlock(&m->lock);
+}
+
+static bool bin_empty(const bin_t *bin)
+{
+    return !bin->posted_head && !bin->unexp_head;
+}
+
+void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context)
+{
+    mpcrt_spin_lock(&m->lock);
+    ctxq_t *q = find_ctx(m, context, false);
+    if (!q) {
+        mpcrt_spin_unlock(&m->lock);
+        return;
+    }
+    if (m->hot.ctx == q && bin_empty(&m->hot)) {
+        unhash_bin(m, &m->hot);
+        m->hot.ctx = NULL;
+    }
+    /* A bin that still holds messages (sent on the communicator and never received) stays, with its
+     * context: whoever receives them later still finds them. */
+    for (heap_bin_t **at = &q->bins, *hb; (hb = *at);) {
+        if (!bin_empty(&hb->bin)) {
+            at = &hb->ctx_next;
+            continue;
+        }
+        *at = hb->ctx_next;
+        unhash_bin(m, &hb->bin);
+        if (m->last_bin == &hb->bin)
+            m->last_bin = NULL;
+        free(hb);
+    }
+    if (!q->bins && m->hot.ctx != q && !q->any_head && !q->all_head) {
+        for (ctxq_t **at = &m->ctxs[hash64(context, m->ctx_buckets)]; *at; at = &(*at)->hash_next)
+            if (*at == q) {
+                *at = q->hash_next;
+                break;
+            }
+        m->nctxs--;
+        free(q);
+    }
+    mpcrt_spin_unlock(&m->lock);
+}
+
+void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm)
+{
+    /* The receivers of comm's messages are its (local group's) members. */
+    const mpcrt_group_t *group = comm->group;
+    for (int r = 0; r < group->size; r++) {
+        mpcrt_mpi_rank_t *rank = mpcrt_mpi_rank_state(group->world[r]);
+        if (!rank || !rank->match)
+            continue;
+        mpcrt_match_forget_context(rank->match, comm->context);
+        mpcrt_match_forget_context(rank->match, comm->context + 1);
+        mpcrt_match_forget_context(rank->match, comm->context | MPCRT_PART_CONTEXT_BIT);
+    }
 }
 
 void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)

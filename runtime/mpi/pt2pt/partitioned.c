@@ -18,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Contexts are allocated in pairs from a counter that never reaches bit 31: this bit on a communicator's
- * point-to-point context gives a third one, which only partitioned messages use. */
-#define PART_CONTEXT_BIT 0x80000000u
-
 typedef struct part part_t;
 struct part {
     mpcrt_request_t *req; /* the user's request, kind MPCRT_REQ_PART; it owns this */
@@ -53,7 +49,7 @@ static part_t *part_of(mpcrt_request_t *req)
 
 static uint32_t part_context(const mpcrt_request_t *req)
 {
-    return req->comm->context | PART_CONTEXT_BIT;
+    return req->comm->context | MPCRT_PART_CONTEXT_BIT;
 }
 
 /* Below MPI_ANY_TAG (-1), which a receive would take as a wildcard. */

@@ -154,6 +154,17 @@ mpcrt_match_t *mpcrt_match_create(void);
  * can take them from there. Once, at process set-up; -1 if the scheduler has no room for the hooks. */
 int mpcrt_match_install_hooks(void);
 
+/* Contexts are allocated in pairs from a counter that never reaches bit 31: this bit on a communicator's
+ * point-to-point context gives a third one, which only partitioned messages use (partitioned.c). */
+#define MPCRT_PART_CONTEXT_BIT 0x80000000u
+
+/* Drops receiver m's queues of a context whose communicator is gone (they would otherwise live as long as
+ * the rank: a program that creates and frees communicators in a loop grew by a bin and a context queue per
+ * peer and communicator, and its lookups slowed down with them). What still holds a message stays. */
+void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context);
+/* The same for every context of comm, in the queues of each of its members of this process. */
+void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm);
+
 /* Byte count of a status, as MPICH's layout stores it: low 32 bits in count_lo, the next 31 above bit 0
  * (the cancelled flag). Inline: every receive sets it. */
 static inline void mpcrt_status_set_bytes(MPI_Status *status, MPI_Count bytes)
