@@ -1,7 +1,7 @@
 /* Small-message streams between ranks of one process (thread mode), which go through the receiver's inbox
  * while no receive is posted (pt2pt/match.c): every rank but 0 sends rank 0 ROUNDS batches of small
- * messages, with a synchronous and a large message in each batch (they take the locked path and must not
- * overtake the small ones before them). Rank 0 alternates how it receives: late (the senders ran ahead), by
+ * messages, with a synchronous, a medium (eager but larger than a cell) and a large message in each batch
+ * (they take the locked path and must not overtake the small ones before them). Rank 0 alternates how it receives: late (the senders ran ahead), by
  * probing first, and posted ahead of the messages (a posting ends the inbox mode while senders may still
  * push). Every message carries its sender and sequence number; rank 0 checks that each sender's messages
  * arrive complete and in order, with MPI_ANY_TAG per source and with MPI_ANY_SOURCE.
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROUNDS = 60, BATCH = 64, LARGE = 1 << 16, MAX_SENDERS = 16 };
+enum { ROUNDS = 60, BATCH = 64, MEDIUM = 1 << 12, LARGE = 1 << 16, MAX_SENDERS = 16 };
 
 static int failures;
 
@@ -39,10 +39,18 @@ static void spin(int units)
         x = x * 1.000001;
 }
 
-/* Message i of a batch: small, except one synchronous and one large (the first int is the sequence). */
+/* Message i of a batch: small, except one synchronous, one large and one medium (the first int is the
+ * sequence). */
 static int kind_of(int i)
 {
-    return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : 0;
+    return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : i == BATCH / 2 ? 3 : 0;
+}
+
+/* The ints message i of a batch carries. */
+static int count_of(int i)
+{
+    int kind = kind_of(i);
+    return kind == 2 ? (int)(LARGE / sizeof(int)) : kind == 3 ? (int)(MEDIUM / sizeof(int)) : 2;
 }
 
 static void wait_seconds(double seconds)
@@ -151,9 +159,10 @@ int main(int argc, char **argv)
                     MPI_Ssend(small, 2, MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
                     break;
                 case 2:
+                case 3:
                     large[0] = seq;
-                    large[LARGE / sizeof(int) - 1] = rank;
-                    MPI_Send(large, LARGE / sizeof(int), MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
+                    large[count_of(i) - 1] = rank;
+                    MPI_Send(large, count_of(i), MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
                     break;
                 default:
                     MPI_Isend(small, 2, MPI_INT, 0, seq % 5, MPI_COMM_WORLD, &r);
@@ -204,7 +213,7 @@ int main(int argc, char **argv)
                 continue;
             }
             check(large[0] == expected[s], "sequence", s, large[0], expected[s]);
-            int want = kind_of(expected[s] % BATCH) == 2 ? (int)(LARGE / sizeof(int)) : 2;
+            int want = count_of(expected[s] % BATCH);
             check(count == want, "count", s, count, want);
             check((want == 2 ? large[1] : large[want - 1]) == s, "payload's sender", s, large[1], s);
             expected[s]++;
