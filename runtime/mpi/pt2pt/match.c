@@ -948,6 +948,8 @@ void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context)
     if (m->hot.ctx == q && bin_empty(&m->hot)) {
         unhash_bin(m, &m->hot);
         m->hot.ctx = NULL;
+        if (m->last_bin == &m->hot) /* its key still matches: find_bin would hand out a bin with no context */
+            m->last_bin = NULL;
     }
     /* A bin that still holds messages (sent on the communicator and never received) stays, with its
      * context: whoever receives them later still finds them. */

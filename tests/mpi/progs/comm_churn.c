@@ -1,7 +1,8 @@
-/* Communicators created and freed in a loop, each used for point-to-point, partitioned-free collectives and
- * a receive still pending when it is freed: the memory in use must not grow with the number of them (each
- * used to leave a matching bin per peer and a context queue per member behind), and every message must
- * arrive. Rank 0 of each process measures its process's heap; the job's processes check alike.
+/* Communicators created and freed in a loop, each used for point-to-point, collectives and a receive still
+ * pending when it is freed: the memory in use must not grow with the number of them (each used to leave a
+ * matching bin per peer and a context queue per member behind), and every message must arrive. Each
+ * process measures its own heap. Then a message to a member whose queues of the context went with another
+ * member's communicator (served_in_turn).
  *     comm_churn [ITERATIONS] */
 #include "check.h"
 
@@ -55,6 +56,37 @@ static void churn(int rank, int size, int iteration)
     CHECK(MPI_Comm_free(&half) == MPI_SUCCESS);
 }
 
+/* With members in several processes each member has an object of its own, with the communicator's context:
+ * when one member's goes, the empty queues of that context go for every member of its process, also for
+ * members still using theirs. Here comm rank 0 serves the others in turn (a probe, then a receive, as
+ * MPICH's pt2pt/probe_unexp does), and each leaves and frees its communicator once served, while a member
+ * of its process still waits for its turn; (context, 0) was that member's last bin, which went: the next
+ * lookup of it found a bin without a context queue and crashed. */
+static void served_in_turn(int rank, int size)
+{
+    MPI_Comm comm;
+    CHECK(MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &comm) == MPI_SUCCESS); /* reversed */
+    int me;
+    MPI_Comm_rank(comm, &me);
+    for (int round = 0; round < 20; round++) {
+        int x = -1;
+        MPI_Status status;
+        if (me == 0) {
+            for (int p = 1; p < size; p++) {
+                CHECK(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, round, comm, &status) == MPI_SUCCESS);
+                CHECK(x == status.MPI_SOURCE);
+                CHECK(MPI_Send(&round, 1, MPI_INT, status.MPI_SOURCE, round, comm) == MPI_SUCCESS);
+            }
+        } else {
+            CHECK(MPI_Send(&me, 1, MPI_INT, 0, round, comm) == MPI_SUCCESS);
+            CHECK(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &status) == MPI_SUCCESS);
+            CHECK(status.MPI_SOURCE == 0 && status.MPI_TAG == round);
+            CHECK(MPI_Recv(&x, 1, MPI_INT, 0, round, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS && x == round);
+        }
+    }
+    CHECK(MPI_Comm_free(&comm) == MPI_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -70,6 +102,8 @@ int main(int argc, char **argv)
         churn(rank, size, i);
     MPI_Barrier(MPI_COMM_WORLD);
     size_t after = heap_in_use();
+    for (int i = 0; i < 200; i++)
+        served_in_turn(rank, size);
     /* Before the fix each iteration left about 100 bytes per member and context behind: megabytes here. */
     long grown = (long)after - (long)before;
     if (rank == 0)
