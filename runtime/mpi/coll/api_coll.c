@@ -23,7 +23,7 @@ static int check_blocks_buffer(const char *fn, MPI_Comm handle, const mpcrt_coll
 }
 
 /* Fills *b from the arguments of one side of a v/w collective and checks them. */
-int coll_describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
+int coll_describe_vector(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
                          const vec_args_t *v, MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b)
 {
     int rc;

@@ -195,8 +195,9 @@ int coll_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf, 
                             MPI_Op op, MPI_Comm handle, const coll_how_t *how);
 int coll_api_scan(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm handle, bool exclusive, const coll_how_t *how);
-/* Fills *b from the arguments of one side of a v/w collective over n peers and checks them. */
-int coll_describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count, const vec_args_t *v,
+/* Fills *b from the arguments of one side of a v/w collective over n peers and checks them (the general
+ * path of coll_describe_blocks, below). */
+int coll_describe_vector(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count, const vec_args_t *v,
                          MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b);
 /* One contiguous side (count instances of type at buf): count, type and buffer checked. */
 int coll_check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
@@ -269,5 +270,25 @@ int coll_raise(const char *fn, MPI_Comm handle, int error_class);
  * the in-process phases: every member must learn the collective failed, and a broadcast from a dead root
  * must not look like one). Then raised on handle; MPI_SUCCESS as is. */
 int coll_finish(const char *fn, MPI_Comm handle, int rc);
+
+/* Fills *b from the arguments of one side of a v/w collective over n peers and checks them. Uniform blocks
+ * (no count array: MPI_Alltoall and its non-blocking form) are checked here, inline: through the general
+ * path a side cost 125 instructions instead of 60, of the 880 of an MPI_Ialltoall call (callgrind), time
+ * that a rank computing in Taboada's overlap setting cannot hide. */
+static inline int coll_describe_blocks(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
+                                       const vec_args_t *v, MPI_Datatype type, const char *what,
+                                       mpcrt_coll_blocks_t *b)
+{
+    if (v->vector || v->typed || v->icounts || v->ccounts)
+        return coll_describe_vector(fn, handle, n, buf, count, v, type, what, b);
+    int rc;
+    *b = (mpcrt_coll_blocks_t){.buf = buf, .count = count, .idispls = v->idispls, .adispls = v->adispls};
+    if ((rc = coll_check_type(fn, handle, type, &b->dt)) || (rc = coll_check_count(fn, handle, count)))
+        return rc;
+    /* Every block holds count instances of the type: the first stands for all. */
+    if (n > 0 && count > 0 && b->dt->size > 0)
+        return coll_check_buffer(fn, handle, buf, count, b->dt, what);
+    return buf == MPI_IN_PLACE ? coll_check_buffer(fn, handle, buf, 0, NULL, what) : MPI_SUCCESS;
+}
 
 #endif
