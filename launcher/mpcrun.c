@@ -188,6 +188,7 @@ static void usage(void)
           "  PMIX_*                   with P > 1: how each process reaches mpcrun's PMIx server\n"
           "  MPCRT_CORES_PER_RANK=N   only with -c (otherwise removed)\n"
           "  MPCRT_OVERSUBSCRIBE=1    only with --oversubscribe (otherwise removed)\n"
+          "  MPCRT_JOB_CORES=N        with --oversubscribe: the cores available to mpcrun\n"
           "\n"
           "Environment read by mpcrun:\n"
           "  MPIEXEC_TIMEOUT          default for --timeout (positive seconds)\n"
@@ -548,6 +549,12 @@ static void export_job_env(const struct job_config *cfg)
         set_env_count("MPCRT_OVERSUBSCRIBE", 1);
     else
         unsetenv("MPCRT_OVERSUBSCRIBE");
+    /* Whether the runtime's spins must yield depends on the cores the job has here, which may be fewer
+     * than the machine's (taskset, a cgroup). Not under Slurm: each node's share is the allocation's. */
+    if (cfg->oversubscribe && !cfg->use_slurm)
+        set_env_count("MPCRT_JOB_CORES", count_available_cores());
+    else
+        unsetenv("MPCRT_JOB_CORES");
 }
 
 /* /proc/self/exe survives being started through PATH or a symlink. */

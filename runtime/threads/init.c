@@ -48,9 +48,13 @@ static int start(bool here)
     mpcrt_sched.passive = strcmp(mpcrt_config_str(MPCRT_CFG_WAIT_POLICY), "active") != 0;
     mpcrt_sched.collab_poll = mpcrt_config_int(MPCRT_CFG_COLLAB_POLL) != 0;
     mpcrt_sched.spin_max = (unsigned)mpcrt_config_int(MPCRT_CFG_SPIN_ROUNDS);
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    mpcrt_sched.oversubscribed = mpcrt_config_int(MPCRT_CFG_OVERSUBSCRIBE) && online > 0 &&
-                                 (long)mpcrt_config_int(MPCRT_CFG_NUM_PROCS) * nvps > online;
+    /* The cores mpcrun found for the job (its affinity mask, a cgroup), which may be fewer than the
+     * machine's: two processes that taskset or a batch allocation put on one core oversubscribe it. */
+    long cores = mpcrt_config_int(MPCRT_CFG_JOB_CORES);
+    if (cores <= 0)
+        cores = sysconf(_SC_NPROCESSORS_ONLN);
+    mpcrt_sched.oversubscribed = mpcrt_config_int(MPCRT_CFG_OVERSUBSCRIBE) && cores > 0 &&
+                                 (long)mpcrt_config_int(MPCRT_CFG_NUM_PROCS) * nvps > cores;
     mpcrt_sched.rank_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_RANK_STACK);
     mpcrt_sched.ult_stack_size = (size_t)mpcrt_config_int(MPCRT_CFG_ULT_STACK);
     /* Before the VP threads exist: registering then has no other thread to synchronize with. Without it

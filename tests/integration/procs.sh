@@ -108,6 +108,13 @@ procs_oversubscribed)
     fi
     MPCRT_DEBUG=sched run 0 "$bin/mpcrun" -n 2 -p 2 --oversubscribe "$build/examples/barrier_rounds" 300
     grep -q 'spins yield the core' "$out/stderr" && fail "a job within the cores must not yield in its spins"
+    # Fewer cores for the job than the machine has (taskset, a cgroup): two processes on one core are
+    # oversubscribed too (they took 165-340 us per barrier with pauses, 4-21 us with yields).
+    cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+    MPCRT_DEBUG=sched run 0 taskset -c "$cpu" "$bin/mpcrun" -n 2 --mode=process --oversubscribe \
+        "$build/examples/barrier_rounds" 300
+    grep -q '^2 ranks passed 300 barriers' "$out/stdout" || fail "rank 0 did not report 2 ranks"
+    grep -q 'spins yield the core' "$out/stderr" || fail "two processes on one core must yield in their spins"
     ;;
 procs_busy_rounds)
     # 40 rounds of procs_busy_sender's second round with 1 to 50 MPI_Test calls. Four cells per queue, so
