@@ -27,8 +27,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                                   "cores owned by each rank (mpcrun -c); 0 = ranks share all cores"},
     [MPCRT_CFG_OVERSUBSCRIBE] = {"MPCRT_OVERSUBSCRIBE", MPCRT_CONFIG_BOOL, "0",
                                  "allow ranks x cores-per-rank to exceed the cores (mpcrun --oversubscribe)"},
-    [MPCRT_CFG_JOB_CORES] = {"MPCRT_JOB_CORES", MPCRT_CONFIG_INT, "0",
-                             "cores the job may use on this node (set by mpcrun --oversubscribe); 0 = the online cores"},
+    [MPCRT_CFG_JOB_CORES] =
+        {"MPCRT_JOB_CORES", MPCRT_CONFIG_INT, "0",
+         "cores the job may use on this node (set by mpcrun --oversubscribe); 0 = the online cores"},
     [MPCRT_CFG_VPS] = {"MPCRT_VPS", MPCRT_CONFIG_INT, "0",
                        "virtual processors (kernel threads) to start; 0 = one per core given to the process"},
     [MPCRT_CFG_WAIT_POLICY] =
