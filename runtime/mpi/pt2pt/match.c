@@ -38,7 +38,7 @@ struct bin { /* one (context, source) pair */
 };
 
 /* A bin of its own allocation (every bin but the hot one), on its context's list so that the context's bins
- * can go with its communicator (mpcrt_match_forget_context). In the bin's line: the bin is 56 bytes. */
+ * can go with its communicator (mpcrt_match_forget_contexts). In the bin's line: the bin is 56 bytes. */
 typedef struct heap_bin {
     bin_t bin;
     struct heap_bin *ctx_next;
@@ -89,8 +89,9 @@ struct mpcrt_match {
 };
 
 static MPI_Count eager_limit = -1;
-/* The largest message the streams take (struct mpcrt_match): one that fits an eager cell. */
-#define STREAM_MAX_BYTES ((MPI_Count)(MPCRT_VPCACHE_CELL_BYTES - sizeof(message_t)))
+/* The most bytes a message in an eager cell holds: the largest message the streams take (struct
+ * mpcrt_match), and the largest queued in a cell rather than malloc'd memory (alloc_message). */
+#define CELL_DATA_BYTES (MPCRT_VPCACHE_CELL_BYTES - sizeof(message_t))
 /* The progress and park hooks that drain a rank's inbox are installed (mpcrt_match_install_hooks). */
 static bool rank_drains;
 
@@ -159,6 +160,11 @@ static ctxq_t *find_ctx(mpcrt_match_t *m, uint32_t context, bool create)
     return q;
 }
 
+static bool bin_empty(const bin_t *bin)
+{
+    return !bin->posted_head && !bin->unexp_head;
+}
+
 static void unhash_bin(mpcrt_match_t *m, bin_t *bin)
 {
     for (bin_t **at = &m->bins[hash64(bin->key, m->bin_buckets)]; *at; at = &(*at)->hash_next)
@@ -195,7 +201,7 @@ static __attribute__((noinline)) bin_t *find_bin_slow(mpcrt_match_t *m, uint32_t
     ctxq_t *q = find_ctx(m, context, true);
     if (!q)
         return NULL;
-    if (!m->hot.posted_head && !m->hot.unexp_head) /* nothing refers to an empty bin: re-key it */
+    if (bin_empty(&m->hot)) /* nothing refers to an empty bin: re-key it */
         return m->last_bin = rekey_hot(m, q, key);
     if (m->nbins >= 2 * m->bin_buckets) {
         size_t buckets = m->bin_buckets * 4;
@@ -236,7 +242,7 @@ static inline bin_t *find_bin(mpcrt_match_t *m, uint32_t context, int source, bo
     if (m->hot.key == key && m->hot.ctx)
         return &m->hot; /* in the lock's line */
     if (m->last_bin && m->last_bin->key == key)
-        return m->last_bin; /* a bin that goes (mpcrt_match_forget_context) takes this pointer along */
+        return m->last_bin; /* a bin that goes (mpcrt_match_forget_contexts) takes this pointer along */
     return find_bin_slow(m, context, source, create);
 }
 
@@ -384,7 +390,7 @@ void mpcrt_pt2pt_finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Cou
 
 static message_t *alloc_message(size_t data_bytes)
 {
-    bool cell = sizeof(message_t) + data_bytes <= MPCRT_VPCACHE_CELL_BYTES;
+    bool cell = data_bytes <= CELL_DATA_BYTES;
     message_t *msg = cell ? mpcrt_vpcache_alloc(MPCRT_VPCACHE_CELL) : malloc(sizeof *msg + data_bytes);
     if (msg)
         msg->cell = cell;
@@ -545,7 +551,8 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
     /* Only what fits an eager cell streams: a larger message would be copied twice (in, then out of a
      * malloc'd buffer) where the lock path copies it once into the posted receive; head-to-head exchanges
      * of 2-16 KiB ran at 1.1-1.9 GB/s through the inbox. */
-    if (eager && bytes <= STREAM_MAX_BYTES && atomic_load_explicit(&m->streaming, memory_order_relaxed))
+    if (eager && bytes <= (MPI_Count)CELL_DATA_BYTES &&
+        atomic_load_explicit(&m->streaming, memory_order_relaxed))
         return send_to_inbox(m, s, bytes);
     message_t *deliveries = NULL; /* what our own earlier pushes left in the inbox goes first */
     mpcrt_spin_lock(&m->lock);
@@ -932,24 +939,15 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     mpcrt_spin_unlock(&m->lock);
 }
 
-static bool bin_empty(const bin_t *bin)
+/* Under m's lock. */
+static void forget_context(mpcrt_match_t *m, uint32_t context)
 {
-    return !bin->posted_head && !bin->unexp_head;
-}
-
-void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context)
-{
-    mpcrt_spin_lock(&m->lock);
     ctxq_t *q = find_ctx(m, context, false);
-    if (!q) {
-        mpcrt_spin_unlock(&m->lock);
+    if (!q)
         return;
-    }
     if (m->hot.ctx == q && bin_empty(&m->hot)) {
         unhash_bin(m, &m->hot);
         m->hot.ctx = NULL;
-        if (m->last_bin == &m->hot) /* its key still matches: find_bin would hand out a bin with no context */
-            m->last_bin = NULL;
     }
     /* A bin that still holds messages (sent on the communicator and never received) stays, with its
      * context: whoever receives them later still finds them. */
@@ -960,8 +958,6 @@ void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context)
         }
         *at = hb->ctx_next;
         unhash_bin(m, &hb->bin);
-        if (m->last_bin == &hb->bin)
-            m->last_bin = NULL;
         free(hb);
     }
     if (!q->bins && m->hot.ctx != q && !q->any_head && !q->all_head) {
@@ -973,20 +969,28 @@ void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context)
         m->nctxs--;
         free(q);
     }
+}
+
+void mpcrt_match_forget_contexts(mpcrt_match_t *m, const uint32_t *contexts, int n)
+{
+    mpcrt_spin_lock(&m->lock);
+    for (int i = 0; i < n; i++)
+        forget_context(m, contexts[i]);
+    /* The last bin looked up may be gone, or be the hot bin without its context but with its key, which
+     * find_bin would hand out: a cache, simply emptied. */
+    m->last_bin = NULL;
     mpcrt_spin_unlock(&m->lock);
 }
 
 void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm)
 {
     /* The receivers of comm's messages are its (local group's) members. */
+    const uint32_t contexts[] = {comm->context, comm->context + 1, comm->context | MPCRT_PART_CONTEXT_BIT};
     const mpcrt_group_t *group = comm->group;
     for (int r = 0; r < group->size; r++) {
         mpcrt_mpi_rank_t *rank = mpcrt_mpi_rank_state(group->world[r]);
-        if (!rank || !rank->match)
-            continue;
-        mpcrt_match_forget_context(rank->match, comm->context);
-        mpcrt_match_forget_context(rank->match, comm->context + 1);
-        mpcrt_match_forget_context(rank->match, comm->context | MPCRT_PART_CONTEXT_BIT);
+        if (rank && rank->match)
+            mpcrt_match_forget_contexts(rank->match, contexts, 3);
     }
 }
 

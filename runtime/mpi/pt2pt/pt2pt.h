@@ -158,10 +158,10 @@ int mpcrt_match_install_hooks(void);
  * point-to-point context gives a third one, which only partitioned messages use (partitioned.c). */
 #define MPCRT_PART_CONTEXT_BIT 0x80000000u
 
-/* Drops receiver m's queues of a context whose communicator is gone (they would otherwise live as long as
- * the rank: a program that creates and frees communicators in a loop grew by a bin and a context queue per
- * peer and communicator, and its lookups slowed down with them). What still holds a message stays. */
-void mpcrt_match_forget_context(mpcrt_match_t *m, uint32_t context);
+/* Drops receiver m's empty queues of n contexts whose communicator is gone (they would otherwise live as
+ * long as the rank: a program that creates and frees communicators in a loop grew by a bin and a context
+ * queue per peer and communicator). What still holds a message stays. */
+void mpcrt_match_forget_contexts(mpcrt_match_t *m, const uint32_t *contexts, int n);
 /* The same for every context of comm, in the queues of each of its members of this process. */
 void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm);
 

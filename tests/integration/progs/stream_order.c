@@ -1,10 +1,11 @@
 /* Small-message streams between ranks of one process (thread mode), which go through the receiver's inbox
  * while no receive is posted (pt2pt/match.c): every rank but 0 sends rank 0 ROUNDS batches of small
  * messages, with a synchronous, a medium (eager but larger than a cell) and a large message in each batch
- * (they take the locked path and must not overtake the small ones before them). Rank 0 alternates how it receives: late (the senders ran ahead), by
- * probing first, and posted ahead of the messages (a posting ends the inbox mode while senders may still
- * push). Every message carries its sender and sequence number; rank 0 checks that each sender's messages
- * arrive complete and in order, with MPI_ANY_TAG per source and with MPI_ANY_SOURCE.
+ * (they take the locked path and must not overtake the small ones before them). Rank 0 alternates how it
+ * receives: late (the senders ran ahead), by probing first, and posted ahead of the messages (a posting
+ * ends the inbox mode while senders may still push). Every message carries its sender and sequence
+ * number; rank 0 checks that each sender's messages arrive complete and in order, with MPI_ANY_TAG per
+ * source and with MPI_ANY_SOURCE.
  * Then a parked receiver: rank 1 takes a few messages that came before it posted anything (so its senders
  * use the inbox), posts a non-blocking receive (which leaves them on it) and waits for it until it parks;
  * only then does rank 0 send the message. Rank 1 must wake with it (its ULT hands the inbox back before it
