@@ -58,6 +58,7 @@ typedef struct {
     size_t map_bytes;
     pid_t pid;
     int pidfd; /* readable once the peer's process has ended; -1: not watched (or already reported) */
+    _Atomic bool populated; /* our mapping of its segment is populated (populate_for_sending) */
 } peer_t;
 
 static segment_t *mine;
@@ -127,7 +128,10 @@ static int shm_open_rail(int my_proc, int num_procs, char *card, size_t card_siz
         shm_unlink(mine_name);
         return -err;
     }
-    mine = mmap(NULL, mine_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    /* Populated: the pages a cell's data reaches only with larger packets were first touched by a message,
+     * a fault each (in a VM a few microseconds): the first 250 MPI_Allreduce of 4 KiB between two processes
+     * took 10 us each instead of 0.7. */
+    mine = mmap(NULL, mine_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     close(fd);
     if (mine == MAP_FAILED) {
         mine = NULL;
@@ -186,7 +190,8 @@ static int shm_connect(int proc, const char *card)
     /* The peer is alive (it published its card and waits in the fence), so this pid is its process. No
      * pidfd (old kernel, another pid namespace): its death is then the launcher's to see. */
     int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-    peers[proc] = (peer_t){seg, (size_t)st.st_size, pid, pidfd < 0 ? -1 : pidfd};
+    peers[proc] =
+        (peer_t){.seg = seg, .map_bytes = (size_t)st.st_size, .pid = pid, .pidfd = pidfd < 0 ? -1 : pidfd};
     return 0;
 }
 
@@ -198,10 +203,27 @@ static void shm_connected(void)
     mine_name[0] = '\0';
 }
 
+/* Our mapping of a peer's segment gets its page tables when we first send to it, not at start-up (every
+ * process maps every peer's segment: populating them all made a 32-process job start 0.1 s slower) nor
+ * one fault per page as messages reach them. Racing first senders populate twice, harmlessly; a kernel
+ * without MADV_POPULATE_WRITE (before 5.14) takes the faults. */
+static void populate_for_sending(peer_t *peer)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (atomic_load_explicit(&peer->populated, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&peer->populated, true, memory_order_relaxed);
+    (void)madvise(peer->seg, peer->map_bytes, MADV_POPULATE_WRITE);
+#else
+    (void)peer;
+#endif
+}
+
 static int shm_send(int proc, const void *header, size_t header_bytes, const void *payload,
                     size_t payload_bytes)
 {
     segment_t *seg = peers[proc].seg;
+    populate_for_sending(&peers[proc]);
     size_t room = seg->cell_size - CELL_HEADER;
     if (header_bytes + payload_bytes > room)
         return -EMSGSIZE;
