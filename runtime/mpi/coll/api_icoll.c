@@ -3,6 +3,7 @@
  * same checks, then a schedule (runtime/mpi/nbc) started now or by MPI_Start. The info argument of the
  * persistent forms carries no hint mpcrt uses. */
 #include "coll_internal.h"
+#include "../nbc/nbc.h"
 
 static const vec_args_t uniform = {0};
 
@@ -295,12 +296,42 @@ int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
 }
 MPCRT_PMPI_ALIAS(Allgatherv_init_c)
 
+/* MPI_Ialltoall and MPI_Ialltoall_c. The common case is checked inline, with no call, as the point-to-point
+ * latency path does (pt2pt.h, mpcrt_pt2pt_quick_check): a communicator of the caller's that is not an
+ * intercommunicator, committed types, counts >= 0, buffers that are neither NULL (where they hold bytes),
+ * MPI_IN_PLACE, nor the same memory. Everything else, errors included, goes to coll_api_alltoall, which
+ * checks again and reports. In Taboada's overlap setting the computing rank cannot hide its calls: through
+ * the general path an 8 KiB call was ~740 instructions, ~270 of them describing and checking the blocks. */
+static inline __attribute__((always_inline)) int
+ialltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm handle, MPI_Request *request)
+{
+    mpcrt_mpi_rank_t *self;
+    mpcrt_comm_t *comm = request && mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
+    int me = comm ? mpcrt_comm_rank(comm) : MPI_UNDEFINED;
+    mpcrt_datatype_t *sdt = mpcrt_datatype_get(sendtype), *rdt = mpcrt_datatype_get(recvtype);
+    if (me != MPI_UNDEFINED && !comm->members[me].freed && !comm->remote_group && sdt && rdt &&
+        mpcrt_datatype_is_committed(sdt) && mpcrt_datatype_is_committed(rdt) && sendcount >= 0 &&
+        recvcount >= 0 && sendbuf != MPI_IN_PLACE && recvbuf != MPI_IN_PLACE) {
+        MPI_Count sent = sendcount * sdt->size, received = recvcount * rdt->size;
+        if ((sendbuf || sent == 0) && (recvbuf || received == 0) && (sendbuf != recvbuf || sent == 0)) {
+            mpcrt_request_t *req = NULL;
+            int rc =
+                mpcrt_nbc_ialltoall_uniform(comm, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, &req);
+            coll_how_t how = {COLL_NONBLOCKING, request};
+            return coll_issue_request(fn, handle, rc, req, &how);
+        }
+    }
+    coll_how_t how = {COLL_NONBLOCKING, request};
+    return coll_api_alltoall(fn, sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount, &uniform,
+                             recvtype, handle, &how);
+}
+
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    coll_how_t how = {COLL_NONBLOCKING, request};
-    return coll_api_alltoall("MPI_Ialltoall", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
-                             &uniform, recvtype, comm, &how);
+    return ialltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                     request);
 }
 MPCRT_PMPI_ALIAS(Ialltoall)
 
@@ -318,9 +349,8 @@ MPCRT_PMPI_ALIAS(Alltoall_init)
 int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    coll_how_t how = {COLL_NONBLOCKING, request};
-    return coll_api_alltoall("MPI_Ialltoall_c", sendbuf, sendcount, &uniform, sendtype, recvbuf, recvcount,
-                             &uniform, recvtype, comm, &how);
+    return ialltoall("MPI_Ialltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                     request);
 }
 MPCRT_PMPI_ALIAS(Ialltoall_c)
 

@@ -74,18 +74,10 @@ static nbc_alltoall_args_t retain_types(nbc_alltoall_args_t a)
     return a;
 }
 
-int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
-                        mpcrt_request_t **out)
+/* A deferred uniform MPI_Ialltoall on an intracommunicator: recorded, or a schedule object to build later. */
+static inline __attribute__((always_inline)) int
+ialltoall_deferred(mpcrt_comm_t *comm, nbc_alltoall_args_t call, mpcrt_request_t **out)
 {
-    if (comm->remote_group || !uniform(send) || !uniform(recv)) {
-        /* Count and displacement arrays may go right after the call: read them now. */
-        mpcrt_nbc_t *s = NULL;
-        int rc = mpcrt_nbc_alltoall(comm, send, recv, &s);
-        return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
-    }
-    nbc_alltoall_args_t call = {
-        send->buf, recv->buf, send->count, recv->count, send->buf == MPI_IN_PLACE ? NULL : send->dt,
-        recv->dt};
     int rc = MPI_SUCCESS;
     nbc_record_t *r = record_begin(comm, NBC_DEFERRED_ALLTOALL, out, &rc);
     if (r) {
@@ -101,6 +93,29 @@ int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, con
     s->deferred = NBC_DEFERRED_ALLTOALL;
     s->args.alltoall = retain_types(call);
     return mpcrt_nbc_request(s, false, out);
+}
+
+int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
+                        mpcrt_request_t **out)
+{
+    if (comm->remote_group || !uniform(send) || !uniform(recv)) {
+        /* Count and displacement arrays may go right after the call: read them now. */
+        mpcrt_nbc_t *s = NULL;
+        int rc = mpcrt_nbc_alltoall(comm, send, recv, &s);
+        return rc != MPI_SUCCESS ? rc : mpcrt_nbc_request(s, false, out);
+    }
+    nbc_alltoall_args_t call = {
+        send->buf, recv->buf, send->count, recv->count, send->buf == MPI_IN_PLACE ? NULL : send->dt,
+        recv->dt};
+    return ialltoall_deferred(comm, call, out);
+}
+
+int mpcrt_nbc_ialltoall_uniform(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                                mpcrt_datatype_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                                mpcrt_datatype_t *recvtype, mpcrt_request_t **out)
+{
+    nbc_alltoall_args_t call = {sendbuf, recvbuf, sendcount, recvcount, sendtype, recvtype};
+    return ialltoall_deferred(comm, call, out);
 }
 
 void nbc_drop_deferred(mpcrt_nbc_t *s)

@@ -44,7 +44,7 @@ enum { RING = 64 }; /* a power of two */
 enum { ENTRY_RECORD = 2 };
 typedef struct {
     _Alignas(64) _Atomic uintptr_t tag;
-    nbc_record_t rec;
+    _Alignas(64) nbc_record_t rec;
 } entry_t;
 
 typedef struct {
@@ -473,7 +473,8 @@ static void ring_publish(queue_t *q, unsigned n, uintptr_t what)
 {
     q->head = n + 1;
     atomic_store_explicit(&q->ring[n % RING].tag, what | (n / RING & 1), memory_order_release);
-    mpcrt_prefetch_write((char *)&q->ring[(n + 1) % RING] + 64);
+    mpcrt_prefetch_write((char *)&q->ring[(n + 1) % RING].rec);
+    mpcrt_prefetch_write((char *)&q->ring[(n + 1) % RING].rec + 64);
 }
 
 /* Hands s to the passes: into the calling VP's ring (see queue_t), or onto a queue's stack. */

@@ -114,6 +114,11 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
                          const mpcrt_coll_reduction_t *red, mpcrt_request_t **out);
 int mpcrt_nbc_ialltoall(mpcrt_comm_t *comm, const mpcrt_coll_blocks_t *send, const mpcrt_coll_blocks_t *recv,
                         mpcrt_request_t **out);
+/* The same for uniform blocks on an intracommunicator (no MPI_IN_PLACE), without the block descriptions:
+ * the inline path of the API's MPI_Ialltoall. */
+int mpcrt_nbc_ialltoall_uniform(mpcrt_comm_t *comm, const void *sendbuf, MPI_Count sendcount,
+                                mpcrt_datatype_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                                mpcrt_datatype_t *recvtype, mpcrt_request_t **out);
 
 /* Starts s non-blocking as the child of a composite or generalized request, which completes when s does
  * (its reference is the parent's). Returns MPI_SUCCESS or MPI_ERR_NO_MEM (s is then freed). */
