@@ -167,6 +167,23 @@ static void argument_errors(MPI_Comm comm)
     rc = MPI_Iallreduce(in, in, 4, MPI_INT, MPI_SUM, comm, &req);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_BUFFER, "aliased buffers: class %d", cls);
+    /* More that MPI_Iallreduce's inline path leaves to the general one. */
+    double din[4] = {0}, dout[4];
+    rc = MPI_Iallreduce(din, dout, 4, MPI_DOUBLE, MPI_BAND, comm, &req);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE: class %d", cls);
+    rc = MPI_Iallreduce(in, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, comm, &req);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer: class %d", cls);
+    rc = MPI_Iallreduce(in, NULL, 4, MPI_INT, MPI_SUM, comm, &req);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_BUFFER, "NULL receive buffer: class %d", cls);
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    rc = MPI_Iallreduce(in, out, 2, pair, MPI_SUM, comm, &req);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TYPE, "uncommitted type: class %d", cls);
+    MPI_Type_free(&pair);
     rc = MPI_Ialltoall(in, -1, MPI_INT, out, 1, MPI_INT, comm, &req);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_COUNT, "alltoall negative count: class %d", cls);

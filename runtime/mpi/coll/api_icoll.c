@@ -511,11 +511,38 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 }
 MPCRT_PMPI_ALIAS(Reduce_init_c)
 
+/* MPI_Iallreduce and MPI_Iallreduce_c: the common case checked inline, as ialltoall above (an
+ * intracommunicator of the caller's, a committed type, a count >= 0, an operation defined on the type, a
+ * real receive buffer, a send buffer that is MPI_IN_PLACE or other memory); the rest, errors included, goes
+ * to coll_api_allreduce. */
+static inline __attribute__((always_inline)) int iallreduce(const char *fn, const void *sendbuf,
+                                                            void *recvbuf, MPI_Count count, MPI_Datatype type,
+                                                            MPI_Op op_handle, MPI_Comm handle,
+                                                            MPI_Request *request)
+{
+    mpcrt_mpi_rank_t *self;
+    mpcrt_comm_t *comm = request && mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
+    int me = comm ? mpcrt_comm_rank(comm) : MPI_UNDEFINED;
+    mpcrt_datatype_t *dt = mpcrt_datatype_get(type);
+    const mpcrt_op_t *op = mpcrt_op_get(op_handle);
+    if (me != MPI_UNDEFINED && !comm->members[me].freed && !comm->remote_group && dt &&
+        mpcrt_datatype_is_committed(dt) && count >= 0 && op && recvbuf && recvbuf != MPI_IN_PLACE &&
+        sendbuf && (sendbuf != recvbuf || count * dt->size == 0) &&
+        (op->index == MPCRT_OP_USER || mpcrt_op_defined_on(op->index, dt))) {
+        mpcrt_coll_reduction_t red = {op, type, dt};
+        mpcrt_request_t *req = NULL;
+        int rc = mpcrt_nbc_iallreduce(comm, sendbuf, recvbuf, count, &red, &req);
+        coll_how_t how = {COLL_NONBLOCKING, request};
+        return coll_issue_request(fn, handle, rc, req, &how);
+    }
+    coll_how_t how = {COLL_NONBLOCKING, request};
+    return coll_api_allreduce(fn, sendbuf, recvbuf, count, type, op_handle, handle, &how);
+}
+
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request *request)
 {
-    coll_how_t how = {COLL_NONBLOCKING, request};
-    return coll_api_allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, &how);
+    return iallreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPCRT_PMPI_ALIAS(Iallreduce)
 
@@ -531,8 +558,7 @@ MPCRT_PMPI_ALIAS(Allreduce_init)
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                       MPI_Comm comm, MPI_Request *request)
 {
-    coll_how_t how = {COLL_NONBLOCKING, request};
-    return coll_api_allreduce("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, &how);
+    return iallreduce("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPCRT_PMPI_ALIAS(Iallreduce_c)
 
