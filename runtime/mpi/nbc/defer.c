@@ -9,25 +9,6 @@
  * datatypes and operation are retained (the user may free them). */
 #include "nbc_internal.h"
 
-/* The calling VP's next start-ring record for a deferred start of `kind` on comm, holding the request given
- * back in *out; the caller fills in the arguments and publishes it. NULL: no slot free (the caller makes a
- * schedule object instead), or *rc = MPI_ERR_NO_MEM. */
-static nbc_record_t *record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_request_t **out, int *rc)
-{
-    nbc_record_t *r = nbc_record_slot(comm);
-    if (!r)
-        return NULL;
-    mpcrt_request_t *req = nbc_record_request(out);
-    if (!req) {
-        *rc = MPI_ERR_NO_MEM;
-        return NULL;
-    }
-    nbc_record_init(r, comm);
-    r->deferred = kind;
-    r->req = req;
-    return r;
-}
-
 int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                          const mpcrt_coll_reduction_t *red, mpcrt_request_t **out)
 {
@@ -38,7 +19,7 @@ int mpcrt_nbc_iallreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf,
     }
     nbc_allreduce_args_t call = {sendbuf, recvbuf, count};
     int rc = MPI_SUCCESS;
-    nbc_record_t *r = record_begin(comm, NBC_DEFERRED_ALLREDUCE, out, &rc);
+    nbc_record_t *r = nbc_record_begin(comm, NBC_DEFERRED_ALLREDUCE, out, &rc);
     if (r) {
         r->args.allreduce.call = call;
         r->args.allreduce.red = *red;
@@ -79,7 +60,7 @@ static inline __attribute__((always_inline)) int
 ialltoall_deferred(mpcrt_comm_t *comm, nbc_alltoall_args_t call, mpcrt_request_t **out)
 {
     int rc = MPI_SUCCESS;
-    nbc_record_t *r = record_begin(comm, NBC_DEFERRED_ALLTOALL, out, &rc);
+    nbc_record_t *r = nbc_record_begin(comm, NBC_DEFERRED_ALLTOALL, out, &rc);
     if (r) {
         r->args.alltoall = retain_types(call);
         nbc_record_publish(r);

@@ -453,10 +453,9 @@ int mpcrt_nbc_progress(void)
 
 /* ------------------------------------------------------------------ starting */
 
-/* The calling VP's queue if it has a ring (else NULL), with a free entry in *n. */
-static queue_t *ring_of_caller(unsigned *n)
+/* VP `here`'s queue if it has a ring (else NULL), with a free entry in *n. */
+static queue_t *ring_of(int here, unsigned *n)
 {
-    int here = mpcrt_self_vp();
     if (nqueues <= 1 || here < 0 || here >= nqueues - 1)
         return NULL;
     queue_t *q = &queues[here];
@@ -481,7 +480,7 @@ static void ring_publish(queue_t *q, unsigned n, uintptr_t what)
 static void publish(mpcrt_nbc_t *s)
 {
     unsigned n;
-    queue_t *q = ring_of_caller(&n);
+    queue_t *q = ring_of(mpcrt_self_vp(), &n);
     if (q) {
         ring_publish(q, n, (uintptr_t)s);
         return;
@@ -493,7 +492,7 @@ static void publish(mpcrt_nbc_t *s)
     MPCRT_LIFO_PUSH(&q->incoming, s, next, memory_order_release);
 }
 
-nbc_record_t *nbc_record_slot(const mpcrt_comm_t *comm)
+nbc_record_t *nbc_record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_request_t **out, int *rc)
 {
     mpcrt_once(&setup_once, setup);
     /* As start() decides for a deferred start: on a communicator of this process it stays deferred; across
@@ -501,30 +500,42 @@ nbc_record_t *nbc_record_slot(const mpcrt_comm_t *comm)
     int helper = comm->local ? -1 : mpcrt_sched_free_vp();
     if (!comm->local && helper < 0)
         return NULL;
+    int here = mpcrt_self_vp();
     unsigned n;
-    queue_t *q = ring_of_caller(&n);
+    queue_t *q = ring_of(here, &n);
     if (!q)
         return NULL;
+    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_COLL);
+    if (!req) {
+        *rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
+    req->active = true;
+    *out = req;
+    /* What mpcrt_nbc_new fixes in the call (sched.c): the call number, the owner, its view. */
     nbc_record_t *r = &q->ring[n % RING].rec;
+    int me = mpcrt_comm_rank(comm);
+    r->comm = comm;
+    mpcrt_object_retain(&comm->obj);
+    r->as_match = mpcrt_mpi_self()->match;
+    r->req = req;
+    mpcrt_priv_view_self(&r->view);
+    r->me = me;
+    r->as_rank = me; /* an intracommunicator: messages go on comm itself */
+    r->owner_vp = here;
+    /* Only members' own counters are touched (each by its rank), so no lock. */
+    uint32_t seq = comm->members[me].coll_seq++;
+    r->tag_base = (int)((seq & 0x7fffffu) << 8);
+    r->deferred = kind;
     r->helper = helper;
     return r;
 }
 
-mpcrt_request_t *nbc_record_request(mpcrt_request_t **out)
-{
-    mpcrt_request_t *req = mpcrt_request_new(MPCRT_REQ_COLL);
-    if (!req)
-        return NULL;
-    req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
-    req->active = true;
-    *out = req;
-    return req;
-}
-
 void nbc_record_publish(nbc_record_t *r)
 {
-    /* The slot of nbc_record_slot in the same call (no yield in between: the VP's ring has one writer). */
-    queue_t *q = &queues[mpcrt_self_vp()];
+    /* The slot of nbc_record_begin in the same call (no yield in between: the VP's ring has one writer). */
+    queue_t *q = &queues[r->owner_vp];
     int helper = r->helper;
     ring_publish(q, q->head, ENTRY_RECORD);
     /* As start() wakes for a deferred start (no progress ULT poked). */

@@ -69,7 +69,7 @@ struct mpcrt_nbc {
     int npending;
     int error;
     _Atomic int done;
-    mpcrt_request_t *req; /* the user's request; NULL for a blocking run */
+    mpcrt_request_t *req;   /* the user's request; NULL for a blocking run */
     struct mpcrt_nbc *next; /* in the engine's queues, or in a VP's pool (sched.c) */
     /* Made by the build and kept with the object in a pool (their counts reset when it is given back). */
     int pool_vp; /* the VP whose pool the object goes back to (sched.c); -1: malloc's */
@@ -105,16 +105,13 @@ typedef struct {
     } args;
 } nbc_record_t;
 
-/* engine.c: a slot of the calling VP's start ring for a deferred start on comm, or NULL when the start
- * should not stay deferred (across processes without a free core), the caller is no VP or its ring is
- * full: then the caller makes a schedule object (mpcrt_nbc_new). The caller fills the slot with
- * nbc_record_init and the arguments, then publishes it. */
-nbc_record_t *nbc_record_slot(const mpcrt_comm_t *comm);
-/* The request of a recorded start, active, in *out (NULL when out of memory). */
-mpcrt_request_t *nbc_record_request(mpcrt_request_t **out);
+/* engine.c: the calling VP's next start-ring record for a deferred start of `kind` on comm, with what the
+ * call fixes (call number, owner, view; the communicator retained) and the request, active, in *out; the
+ * caller fills in the arguments and publishes it. NULL when the start should not stay deferred (across
+ * processes without a free core), the caller is no VP or its ring is full (the caller then makes a schedule
+ * object, mpcrt_nbc_new), or with *rc = MPI_ERR_NO_MEM. */
+nbc_record_t *nbc_record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_request_t **out, int *rc);
 void nbc_record_publish(nbc_record_t *r);
-/* sched.c: the fields of mpcrt_nbc_new (call number, owner, view; the communicator retained). */
-void nbc_record_init(nbc_record_t *r, mpcrt_comm_t *comm);
 /* The schedule of a taken record, from the calling VP's pool; NULL when out of memory. */
 mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r);
 
@@ -150,7 +147,7 @@ enum { NBC_ALLTOALL_DIRECT, NBC_ALLTOALL_BRUCK };
 /* What the rules look at; equal on every member of the call. */
 typedef struct {
     int ranks;
-    MPI_Count bytes; /* bcast, allreduce: the message; allgather: all blocks; alltoall: one block */
+    MPI_Count bytes;  /* bcast, allreduce: the message; allgather: all blocks; alltoall: one block */
     bool commutative; /* allreduce */
     bool uniform;     /* alltoall: not a v or w form */
 } nbc_choice_t;
