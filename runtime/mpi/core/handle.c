@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 mpcrt_handle_table_t mpcrt_handle_tables[MPCRT_OBJ_NKINDS];
 
@@ -67,6 +68,23 @@ static void give_index(mpcrt_obj_kind_t kind, uint32_t index)
     mpcrt_spin_unlock(&s->lock);
 }
 
+/* Slots in a cache line: chunks are line-aligned, so indices 8k to 8k + 7 share one. */
+enum { SLOTS_PER_LINE = 64 / sizeof(_Atomic(mpcrt_object_t *)) };
+
+/* Makes sure the chunk of never-used indices [index, index + n) exists (n within one chunk). */
+static int ensure_chunk(mpcrt_handle_table_t *t, uint32_t index)
+{
+    if (chunk_of(t, index))
+        return 0;
+    mpcrt_handle_chunk_t *chunk = aligned_alloc(64, sizeof *chunk);
+    if (!chunk)
+        return -ENOMEM;
+    memset(chunk, 0, sizeof *chunk);
+    /* release: the zeroed slots are visible before any lookup can find the chunk. */
+    atomic_store_explicit(&t->chunks[index >> MPCRT_HANDLE_CHUNK_BITS], chunk, memory_order_release);
+    return 0;
+}
+
 /* Takes a free index (the last released first, else a never-used one). Called with the kind's lock held. */
 static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
 {
@@ -79,15 +97,36 @@ static int take_index(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out)
     if (s->next_unused >= MPCRT_HANDLE_MAX_OBJECTS)
         return -ENOMEM;
     uint32_t index = s->next_unused;
-    if (!chunk_of(t, index)) {
-        mpcrt_handle_chunk_t *chunk = calloc(1, sizeof *chunk);
-        if (!chunk)
-            return -ENOMEM;
-        /* release: the zeroed slots are visible before any lookup can find the chunk. */
-        atomic_store_explicit(&t->chunks[index >> MPCRT_HANDLE_CHUNK_BITS], chunk, memory_order_release);
-    }
+    if (ensure_chunk(t, index) != 0)
+        return -ENOMEM;
     s->next_unused = index + 1;
     *out = index;
+    return 0;
+}
+
+/* A request index for a VP whose stash is empty: a released one if any, else a whole line of never-used
+ * slots, *out and the SLOTS_PER_LINE - 1 others in line[] (*nline of them) for the VP's stash. Two ranks on
+ * two cores that make and free requests (MPI_Irecv + MPI_Wait) each write their slot on every call; with
+ * indices handed out one at a time their slots shared lines, and a request cost 29 ns instead of 20.
+ * Called with the kind's lock held. */
+static int take_request_line(mpcrt_handle_table_t *t, kind_state_t *s, uint32_t *out, uint32_t *line,
+                             int *nline)
+{
+    *nline = 0;
+    if (s->free_head != NO_INDEX)
+        return take_index(t, s, out);
+    uint32_t first = (s->next_unused + SLOTS_PER_LINE - 1) / SLOTS_PER_LINE * SLOTS_PER_LINE;
+    if (first > MPCRT_HANDLE_MAX_OBJECTS - SLOTS_PER_LINE || ensure_chunk(t, first) != 0)
+        return take_index(t, s, out);
+    /* The never-used indices skipped to reach a line boundary go to the free list. */
+    for (uint32_t skipped = s->next_unused; skipped < first; skipped++) {
+        chunk_of(t, skipped)->next_free[slot_of(skipped)] = s->free_head;
+        s->free_head = skipped;
+    }
+    s->next_unused = first + SLOTS_PER_LINE;
+    *out = first;
+    for (uint32_t i = 1; i < SLOTS_PER_LINE; i++)
+        line[(*nline)++] = first + i;
     return 0;
 }
 
@@ -101,11 +140,18 @@ int mpcrt_handle_register_slow(mpcrt_object_t *obj, int *handle)
     uint32_t index;
     /* (A request that kept its index took the inline path of mpcrt_handle_register.) */
     if (kind != MPCRT_OBJ_REQUEST || !mpcrt_vpcache_take_index(&index)) {
+        uint32_t line[SLOTS_PER_LINE];
+        int nline = 0;
         mpcrt_spin_lock(&s->lock);
-        int rc = take_index(t, s, &index);
+        int rc = kind == MPCRT_OBJ_REQUEST && mpcrt_vpcache_stashes()
+                     ? take_request_line(t, s, &index, line, &nline)
+                     : take_index(t, s, &index);
         mpcrt_spin_unlock(&s->lock);
         if (rc != 0)
             return rc;
+        for (int i = 0; i < nline; i++)
+            if (!mpcrt_vpcache_give_index(line[i]))
+                give_index(MPCRT_OBJ_REQUEST, line[i]);
     }
     int h = mpcrt_handle_make(MPCRT_HANDLE_INDIRECT, (mpcrt_obj_kind_t)kind, index);
     if (obj->handle == 0)

@@ -177,6 +177,11 @@ bool mpcrt_vpcache_take_index(uint32_t *index)
     return true;
 }
 
+bool mpcrt_vpcache_stashes(void)
+{
+    return my_cache() != NULL;
+}
+
 bool mpcrt_vpcache_give_index(uint32_t index)
 {
     vp_cache_t *c = my_cache();

@@ -56,5 +56,7 @@ void mpcrt_vpcache_free_request(void *block, uint32_t index);
  * handle table's lock: false when the stash is empty (take) or full (give). */
 bool mpcrt_vpcache_take_index(uint32_t *index);
 bool mpcrt_vpcache_give_index(uint32_t index);
+/* The calling thread has a stash (it is a VP's, and caches are on: not in sanitizer builds). */
+bool mpcrt_vpcache_stashes(void);
 
 #endif
