@@ -9,6 +9,9 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* Defines MPI_x as a weak alias of PMPI_x, so profiling tools can intercept MPI_x. */
 #define MPCRT_PMPI_ALIAS(name) _Pragma(MPCRT_STRINGIFY(weak MPI_##name = PMPI_##name))
@@ -22,7 +25,7 @@ struct mpcrt_attr_rank;
  * flags, read by each of its MPI calls, share no line with another rank's state. */
 typedef struct {
     _Alignas(64) bool initialized; /* the World Model: MPI_Init ... MPI_Finalize */
-    bool finalized;
+    bool finalized;                /* next to initialized: mpcrt_mpi_self_active_fast reads both at once */
     _Atomic int sessions; /* the Sessions Model: sessions initialized and not finalized (core/session.c) */
     bool used_sessions;   /* some session was initialized (a rank of the Sessions Model only leaves the job
                            * when its ULT ends: core/env.c) */
@@ -33,6 +36,8 @@ typedef struct {
     _Atomic(struct mpcrt_errcodes *) errcodes; /* errhan/codes.c: user error classes and codes */
     _Atomic(struct mpcrt_attr_rank *) attrs;   /* attr/: keyed attribute lists, lock */
 } mpcrt_mpi_rank_t;
+_Static_assert(offsetof(mpcrt_mpi_rank_t, finalized) == offsetof(mpcrt_mpi_rank_t, initialized) + 1,
+               "mpcrt_mpi_self_active_fast reads both flags as one 16-bit word");
 
 /* The ranks of this process (core/env.c): set up once by the first MPI_Init/Session_init; `ready` is
  * stored last (release). */
@@ -77,7 +82,10 @@ static inline bool mpcrt_mpi_self_active_fast(mpcrt_mpi_rank_t **self)
     if (local >= ready)
         return false;
     *self = &mpcrt_mpi_process.ranks[local];
-    return mpcrt_mpi_rank_active(*self);
+    /* initialized && !finalized as one 16-bit compare (bools are 0 or 1): the latency path's case. */
+    uint16_t flags;
+    memcpy(&flags, &(*self)->initialized, sizeof flags);
+    return flags == 1 || mpcrt_mpi_rank_active(*self);
 }
 /* MPI was set up by this rank at some point (the world model or a session), even if finalized since. */
 static inline bool mpcrt_mpi_started(const mpcrt_mpi_rank_t *self)

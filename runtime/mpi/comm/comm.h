@@ -115,6 +115,12 @@ static inline int mpcrt_comm_rank(mpcrt_comm_t *comm)
     int *map = atomic_load_explicit(&comm->group->rank_of_world, memory_order_acquire);
     return map && w >= 0 ? map[w] : mpcrt_comm_rank_slow(comm);
 }
+/* The same for a caller that knows it is a rank, of world rank w >= 0 (the latency path read it once). */
+static inline int mpcrt_comm_rank_of(mpcrt_comm_t *comm, int w)
+{
+    int *map = atomic_load_explicit(&comm->group->rank_of_world, memory_order_acquire); /* as above */
+    return map ? map[w] : mpcrt_comm_rank_slow(comm);
+}
 
 /* New group of `size` members (world ranks copied); one reference. NULL when out of memory. */
 mpcrt_group_t *mpcrt_group_create(const int *world, int size);

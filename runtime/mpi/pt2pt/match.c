@@ -438,6 +438,12 @@ static inline mpcrt_match_t *receiver_match(mpcrt_comm_t *comm, int dest)
     mpcrt_mpi_rank_t *r = mpcrt_mpi_rank_state(world);
     return r ? r->match : NULL;
 }
+/* The same for a caller that passed the quick check: the ranks are set up, ranks[] needs no test. */
+static inline mpcrt_match_t *receiver_match_ready(mpcrt_comm_t *comm, int dest)
+{
+    unsigned local = (unsigned)(mpcrt_comm_peer_group(comm)->world[dest] - mpcrt_mpi_process.first_rank);
+    return local < (unsigned)mpcrt_mpi_process.nranks ? mpcrt_mpi_process.ranks[local].match : NULL;
+}
 
 /* ------------------------------------------------------------------ operations */
 
@@ -541,12 +547,12 @@ static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, local_send_
     return MPI_SUCCESS;
 }
 
-/* Sends to receiver m of this process. *done: the user's buffer may be reused now (copied, or eager);
- * otherwise a descriptor waits for the receiver, which completes s.send after its copy. */
-static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, local_send_t s, bool eager,
-                                                            bool *done)
+/* Sends the message of `bytes` (s.count * s.dt->size, which the caller has) to receiver m of this process.
+ * *done: the user's buffer may be reused now (copied, or eager); otherwise a descriptor waits for the
+ * receiver, which completes s.send after its copy. */
+static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, local_send_t s, MPI_Count bytes,
+                                                            bool eager, bool *done)
 {
-    MPI_Count bytes = s.count * s.dt->size;
     *done = true;
     /* Only what fits an eager cell streams: a larger message would be copied twice (in, then out of a
      * malloc'd buffer) where the lock path copies it once into the posted receive; head-to-head exchanges
@@ -632,40 +638,48 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
     local_send_t s = {send->buf, send->count, send->datatype, send->context, me, send->tag, send};
     bool done;
-    int rc = send_local(m, s, eager, &done);
+    int rc = send_local(m, s, bytes, eager, &done);
     if (rc == MPI_SUCCESS && done)
         mpcrt_request_complete(send);
     return rc;
 }
 
-static inline __attribute__((always_inline)) int
-send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest, int tag)
+/* quick_checked (a constant): the quick check vouched for the caller, a rank of world rank self_world, and
+ * for the ranks being set up. */
+static inline __attribute__((always_inline)) int send_small(const void *buf, MPI_Count count,
+                                                            mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                                                            int dest, int tag, bool quick_checked,
+                                                            int self_world)
 {
-    if (dest == MPI_PROC_NULL || count * dt->size > eager_limit)
+    MPI_Count bytes = count * dt->size;
+    if (dest == MPI_PROC_NULL || bytes > eager_limit)
         return -1;
-    mpcrt_match_t *m = receiver_match(comm, dest);
+    mpcrt_match_t *m = quick_checked ? receiver_match_ready(comm, dest) : receiver_match(comm, dest);
+    int me = quick_checked ? mpcrt_comm_rank_of(comm, self_world) : mpcrt_comm_rank(comm);
     if (!m) {
         int world = mpcrt_comm_peer_group(comm)->world[dest];
         if (world < 0 || world >= mpcrt_mpi_world_size() || !mpcrt_remote_ready())
             return -1; /* the request path reports it */
-        return mpcrt_remote_send_small(buf, count, dt, comm->context, tag, world, mpcrt_comm_rank(comm));
+        return mpcrt_remote_send_small(buf, count, dt, comm->context, tag, world, me);
     }
-    local_send_t s = {buf, count, dt, comm->context, mpcrt_comm_rank(comm), tag, NULL};
+    local_send_t s = {buf, count, dt, comm->context, me, tag, NULL};
     bool done;
-    return send_local(m, s, true, &done);
+    return send_local(m, s, bytes, true, &done);
 }
 
 int mpcrt_pt2pt_send_small(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
                            int dest, int tag)
 {
-    return send_small(buf, count, dt, comm, dest, tag);
+    return send_small(buf, count, dt, comm, dest, tag, false, -1);
 }
 
-/* MPI_Send with its arguments checked (the general path's send_blocking does the same for every mode). */
-static inline __attribute__((always_inline)) int
-send_standard(const void *buf, MPI_Count count, mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest, int tag)
+/* MPI_Send with its arguments checked (the general path's send_blocking does the same for every mode), by
+ * the rank of world rank self_world. */
+static inline __attribute__((always_inline)) int send_standard(const void *buf, MPI_Count count,
+                                                               mpcrt_datatype_t *dt, mpcrt_comm_t *comm,
+                                                               int dest, int tag, int self_world)
 {
-    int rc = send_small(buf, count, dt, comm, dest, tag);
+    int rc = send_small(buf, count, dt, comm, dest, tag, true, self_world);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
     MPI_Comm handle = comm->obj.handle; /* MPI_COMM_SELF for a rank's self communicator too */
@@ -678,11 +692,12 @@ int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest
                          MPI_Comm comm_handle)
 {
     mpcrt_mpi_rank_t *self;
+    int world;
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *dt;
-    if (!mpcrt_pt2pt_quick_check(&self, comm_handle, &comm, type, &dt, count, dest, tag, false))
+    if (!mpcrt_pt2pt_quick_check(&self, &world, comm_handle, &comm, type, &dt, count, dest, tag, false))
         return mpcrt_pt2pt_send_general(buf, count, type, dest, tag, comm_handle);
-    return send_standard(buf, count, dt, comm, dest, tag);
+    return send_standard(buf, count, dt, comm, dest, tag, world);
 }
 
 /* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
@@ -746,9 +761,10 @@ int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, in
                          MPI_Status *status)
 {
     mpcrt_mpi_rank_t *self;
+    int world;
     mpcrt_comm_t *comm;
     mpcrt_datatype_t *dt;
-    if (!mpcrt_pt2pt_quick_check(&self, comm_handle, &comm, type, &dt, count, source, tag, true))
+    if (!mpcrt_pt2pt_quick_check(&self, &world, comm_handle, &comm, type, &dt, count, source, tag, true))
         return mpcrt_pt2pt_recv_general(buf, count, type, source, tag, comm_handle, status);
     return recv_blocking(self, "MPI_Recv", comm_handle, buf, count, dt, comm, source, tag, status);
 }

@@ -252,16 +252,19 @@ int mpcrt_pt2pt_send_general(const void *buf, int count, MPI_Datatype type, int 
 int mpcrt_pt2pt_recv_general(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                              MPI_Status *status);
 
-/* The argument checks of the latency path, with no call in them: the calling rank (*self), the
- * communicator and the datatype, or false, which sends the caller to its general path (an error, or what
- * the quick check leaves to it: MPI_COMM_SELF, whose per-rank objects are not in the handle table,
- * MPI_DATATYPE_NULL, MPI_PROC_NULL, a kernel thread that is no rank's...). */
+/* The argument checks of the latency path, with no call in them: the calling rank (*self, and its world
+ * rank *world, which its engine then needs not read again), the communicator and the datatype, or false,
+ * which sends the caller to its general path (an error, or what the quick check leaves to it:
+ * MPI_COMM_SELF, whose per-rank objects are not in the handle table, MPI_DATATYPE_NULL, MPI_PROC_NULL, a
+ * kernel thread that is no rank's...). */
 static inline __attribute__((always_inline)) bool
-mpcrt_pt2pt_quick_check(mpcrt_mpi_rank_t **self, MPI_Comm comm_handle, mpcrt_comm_t **comm, MPI_Datatype type,
-                        mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag, bool receiving)
+mpcrt_pt2pt_quick_check(mpcrt_mpi_rank_t **self, int *world, MPI_Comm comm_handle, mpcrt_comm_t **comm,
+                        MPI_Datatype type, mpcrt_datatype_t **dt, MPI_Count count, int peer, int tag,
+                        bool receiving)
 {
     if (!mpcrt_mpi_self_active_fast(self) || count < 0)
         return false;
+    *world = mpcrt_self_rank(); /* a rank's (>= 0): the fast test above vouches for it */
     *comm = (mpcrt_comm_t *)mpcrt_handle_lookup(MPCRT_OBJ_COMM, comm_handle);
     *dt = mpcrt_datatype_get(type);
     if (!*comm || !*dt || !mpcrt_datatype_is_committed(*dt))
