@@ -53,12 +53,14 @@ static inline mpcrt_ult_t *mpcrt_rq_pop(mpcrt_runqueue_t *rq)
 static inline mpcrt_ult_t *mpcrt_rq_swap_single(mpcrt_runqueue_t *rq, mpcrt_ult_t *u, int p)
 {
     mpcrt_ult_t *only = rq->head[p];
-    rq->head[p] = rq->tail[p] = NULL;
     only->cur_prio = only->cur_prio > 0 ? only->cur_prio - 1 : only->base_prio;
     int q = u->cur_prio;
     u->rq_next = u->rq_prev = NULL;
+    if (q != p) { /* two ranks ping-ponging share a level: then u just takes the place of `only` */
+        rq->head[p] = rq->tail[p] = NULL;
+        rq->nonempty = 1u << q;
+    }
     rq->head[q] = rq->tail[q] = u;
-    rq->nonempty = 1u << q;
     return only;
 }
 

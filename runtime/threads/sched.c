@@ -179,13 +179,16 @@ void mpcrt_sched_after_switch(mpcrt_vp_t *vp)
     }
 }
 
+/* to_ult (a constant): the caller knows `to` is a ULT, not the VP's native context, and the tests of it
+ * fold away (mpcrt_wait_yield_once, which takes it from the run queue). */
 static inline __attribute__((always_inline)) void switch_body(mpcrt_vp_t *vp, mpcrt_ult_t *from,
-                                                              mpcrt_ult_t *to)
+                                                              mpcrt_ult_t *to, bool to_ult)
 {
+    bool to_native = !to_ult && to == &vp->native;
     atomic_store_explicit(&to->state, ULT_RUNNING, memory_order_relaxed);
-    mpcrt_vp_set_free(vp, to == &vp->native); /* back to the idle loop, or a ULT with work of its own */
+    mpcrt_vp_set_free(vp, to_native); /* back to the idle loop, or a ULT with work of its own */
     vp->current = to;
-    mpcrt_tls_ult = to == &vp->native ? NULL : to;
+    mpcrt_tls_ult = to_native ? NULL : to;
     mpcrt_tls_rank = to->rank;
     __mpc_priv_delta = to->priv_task_delta;
     __mpc_ult_delta = to->priv_ult_delta;
@@ -215,24 +218,24 @@ static __attribute__((noinline, cold)) void switch_with_hooks(mpcrt_vp_t *vp, mp
     int nhooks = atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire);
     for (int i = 0; i < nhooks; i++)
         mpcrt_sched.switch_hooks[i](from, to);
-    switch_body(vp, from, to);
+    switch_body(vp, from, to, false);
 }
 
 /* Inlined into the general switch and into mpcrt_wait_yield_once, the same-core message path. The hooks'
  * switch is a call of its own, in tail position: nothing stays live across a call here, so the callers
  * save no registers for it. */
 static inline __attribute__((always_inline)) void switch_to(mpcrt_vp_t *vp, mpcrt_ult_t *from,
-                                                            mpcrt_ult_t *to)
+                                                            mpcrt_ult_t *to, bool to_ult)
 {
     if (__builtin_expect(atomic_load_explicit(&mpcrt_sched.nswitch, memory_order_acquire) > 0, 0))
         switch_with_hooks(vp, from, to);
     else
-        switch_body(vp, from, to);
+        switch_body(vp, from, to, to_ult);
 }
 
 void mpcrt_sched_switch(mpcrt_vp_t *vp, mpcrt_ult_t *from, mpcrt_ult_t *to)
 {
-    switch_to(vp, from, to);
+    switch_to(vp, from, to, false);
 }
 
 void mpcrt_sched_switch_away(mpcrt_vp_t *vp)
@@ -283,7 +286,7 @@ bool mpcrt_wait_yield_once(void)
     if (self->cur_prio > level)
         return false;
     atomic_store_explicit(&self->state, ULT_READY, memory_order_relaxed);
-    switch_to(vp, self, mpcrt_rq_swap_single(&vp->rq, self, level));
+    switch_to(vp, self, mpcrt_rq_swap_single(&vp->rq, self, level), true);
     return true;
 }
 
