@@ -284,6 +284,12 @@ static inline __attribute__((always_inline)) mpcrt_request_t *take_posted(mpcrt_
         for (mpcrt_request_t *r = q->any_head; r && !any; r = r->next)
             if (tag_matches(r->tag, tag))
                 any = r;
+    if (!any && specific) { /* the usual case: unlinked from the bin at hand, no test of its queue */
+        m->nposted--;
+        MPCRT_LIST_REMOVE(bin->posted_head, bin->posted_tail, specific, next, prev);
+        specific->matched = true; /* as below */
+        return specific;
+    }
     mpcrt_request_t *chosen = !any ? specific : !specific ? any : specific->seq < any->seq ? specific : any;
     if (chosen) {
         unlink_posted(m, chosen);
@@ -379,7 +385,10 @@ static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_C
     recv->status.MPI_SOURCE = source;
     recv->status.MPI_TAG = tag;
     recv->status.MPI_ERROR = sent > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    mpcrt_status_set_bytes(&recv->status, copied);
+    /* mpcrt_status_set_bytes with the cancelled bit 0, written rather than kept: a receive that completes
+     * here was matched, and MPI_Cancel takes back only receives that were not. */
+    recv->status.count_lo = (int)(unsigned)(copied & 0xffffffff);
+    recv->status.count_hi_and_cancelled = (int)((unsigned)(copied >> 32) << 1);
     mpcrt_request_complete(recv);
 }
 
@@ -477,9 +486,10 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
 }
 
 /* Moves what the inbox holds into the queues, oldest first (with m's lock held): each message meets a
- * posted receive it matches (put on *deliveries, for deliver_drained once the lock is free) or waits as an
- * unexpected message. */
-static void drain_inbox_locked(mpcrt_match_t *m, message_t **deliveries)
+ * posted receive it matches (put on the list of deliveries, returned, for deliver_drained once the lock is
+ * free) or waits as an unexpected message. The list goes in and out by value, not through a pointer: the
+ * latency path's callers then keep it in a register (usually NULL), not in their frame. */
+static message_t *drain_inbox_locked(mpcrt_match_t *m, message_t *deliveries)
 {
     /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match). */
     message_t *taken = atomic_exchange_explicit(&m->inbox, NULL, memory_order_seq_cst);
@@ -489,8 +499,8 @@ static void drain_inbox_locked(mpcrt_match_t *m, message_t **deliveries)
         mpcrt_request_t *recv = take_posted(m, msg->context, msg->source, msg->tag);
         if (recv) {
             msg->drained_to = recv;
-            msg->inbox_next = *deliveries;
-            *deliveries = msg;
+            msg->inbox_next = deliveries;
+            deliveries = msg;
             continue;
         }
         bin_t *bin = find_bin(m, msg->context, msg->source, true);
@@ -502,12 +512,12 @@ static void drain_inbox_locked(mpcrt_match_t *m, message_t **deliveries)
         msg->bin = bin;
         enqueue_unexpected(bin, msg);
     }
+    return deliveries;
 }
 
-static inline void drain_inbox_if_any(mpcrt_match_t *m, message_t **deliveries)
+static inline message_t *drain_inbox_if_any(mpcrt_match_t *m)
 {
-    if (atomic_load_explicit(&m->inbox, memory_order_relaxed))
-        drain_inbox_locked(m, deliveries);
+    return atomic_load_explicit(&m->inbox, memory_order_relaxed) ? drain_inbox_locked(m, NULL) : NULL;
 }
 
 static void deliver_drained(message_t *deliveries)
@@ -521,9 +531,8 @@ static void deliver_drained(message_t *deliveries)
 /* Matches what the inbox holds, under m's lock, and delivers outside it. */
 static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 {
-    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
-    drain_inbox_locked(m, &deliveries);
+    message_t *deliveries = drain_inbox_locked(m, NULL);
     mpcrt_spin_unlock(&m->lock);
     deliver_drained(deliveries);
 }
@@ -560,9 +569,8 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
     if (eager && bytes <= (MPI_Count)CELL_DATA_BYTES &&
         atomic_load_explicit(&m->streaming, memory_order_relaxed))
         return send_to_inbox(m, s, bytes);
-    message_t *deliveries = NULL; /* what our own earlier pushes left in the inbox goes first */
     mpcrt_spin_lock(&m->lock);
-    drain_inbox_if_any(m, &deliveries);
+    message_t *deliveries = drain_inbox_if_any(m); /* what our own earlier pushes left there goes first */
     mpcrt_request_t *recv = take_posted(m, s.context, s.me, s.tag);
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
@@ -722,6 +730,21 @@ int mpcrt_pt2pt_start_recv(mpcrt_request_t *recv)
     return post_recv(recv->on_behalf ? recv->as_match : mpcrt_mpi_self()->match, recv);
 }
 
+/* The error a blocking receive returns for its completed status, which is not MPI_SUCCESS. Out of line: the
+ * latency path tests one word. */
+static __attribute__((noinline, cold)) int recv_failed(MPI_Comm comm_handle, const char *fn,
+                                                       const MPI_Status *st, int source)
+{
+    if (st->MPI_ERROR == MPI_ERR_TRUNCATE)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,
+                               "message of %lld bytes from rank %d is longer than the receive buffer",
+                               (long long)mpcrt_status_bytes(st), st->MPI_SOURCE);
+    if (st->MPI_ERROR == MPI_ERR_PROC_ABORTED)
+        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
+                               "the process of rank %d ended before the message came", source);
+    return MPI_SUCCESS;
+}
+
 /* A blocking receive: its request on this frame, posted, waited for, its inline bytes copied out. */
 static inline __attribute__((always_inline)) int
 recv_blocking(mpcrt_mpi_rank_t *self, const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
@@ -740,14 +763,8 @@ recv_blocking(mpcrt_mpi_rank_t *self, const char *fn, MPI_Comm comm_handle, void
     if (req.inline_len) /* a sender of this process left the data in the request (pt2pt.h) */
         mpcrt_copy_upto8((char *)buf + dt->true_lb, req.inline_data, req.inline_len);
     mpcrt_status_out(status, &req.status);
-    if (req.status.MPI_ERROR == MPI_ERR_TRUNCATE)
-        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_TRUNCATE,
-                               "message of %lld bytes from rank %d is longer than the receive buffer",
-                               (long long)mpcrt_status_bytes(&req.status), req.status.MPI_SOURCE);
-    if (req.status.MPI_ERROR == MPI_ERR_PROC_ABORTED)
-        return mpcrt_mpi_error(comm_handle, fn, MPI_ERR_PROC_ABORTED,
-                               "the process of rank %d ended before the message came", source);
-    return MPI_SUCCESS;
+    return req.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS
+                                               : recv_failed(comm_handle, fn, &req.status, source);
 }
 
 int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MPI_Count count,
@@ -772,9 +789,8 @@ int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, in
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
 static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
 {
-    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
-    drain_inbox_if_any(m, &deliveries);
+    message_t *deliveries = drain_inbox_if_any(m);
 search:;
     /* One lookup serves both the search and the posting: the queue a receive would wait in is the one
      * its unexpected message would be in. */
@@ -807,7 +823,7 @@ search:;
          * drain again: a sender that pushed before seeing the clear is either drained now or sees the
          * clear and drains itself. */
         atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
-        drain_inbox_locked(m, &deliveries);
+        deliveries = drain_inbox_locked(m, deliveries);
         goto search;
     }
     if (!any && mpcrt_rails_any_lost() && mpcrt_remote_peer_lost(recv->comm, recv->peer)) {
@@ -837,9 +853,8 @@ search:;
 bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
                        void **message)
 {
-    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
-    drain_inbox_if_any(m, &deliveries);
+    message_t *deliveries = drain_inbox_if_any(m);
     message_t *msg = find_unexpected(m, context, source, tag, take);
     if (msg && status) {
         status->MPI_SOURCE = msg->source;
@@ -866,9 +881,9 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
 {
     mpcrt_match_t *m = req->on_behalf ? req->as_match : mpcrt_mpi_self()->match;
     bool cancelled = false;
-    message_t *deliveries = NULL; /* its message may be in the inbox: then it is matched, not cancelled */
     mpcrt_spin_lock(&m->lock);
-    drain_inbox_if_any(m, &deliveries);
+    /* Its message may be in the inbox: then it is matched, not cancelled. */
+    message_t *deliveries = drain_inbox_if_any(m);
     if (!req->matched && !mpcrt_request_done(req)) {
         unlink_posted(m, req);
         cancelled = true;
