@@ -334,7 +334,8 @@ void mpcrt_ult_wake(mpcrt_ult_t *u)
 void mpcrt_ult_poke(mpcrt_ult_t *u)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;
-    if (vp && atomic_load_explicit(&u->home, memory_order_relaxed) == vp) {
+    /* No test of vp: a live ULT has a home, so a kernel thread that is no VP's (vp NULL) goes below. */
+    if (atomic_load_explicit(&u->home, memory_order_relaxed) == vp) {
         /* u lives on our VP, so it is not running (or it is us): it parked before we ran, in program order on
          * this kernel thread, and needs no fence. A ping-pong between two ranks of one core pokes at every
          * message, and the fence was a tenth of a hop. */
