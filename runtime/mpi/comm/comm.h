@@ -99,7 +99,8 @@ static inline int mpcrt_comm_size(const mpcrt_comm_t *comm)
 /* The group point-to-point ranks name: the remote group of an intercommunicator, else the group. */
 static inline mpcrt_group_t *mpcrt_comm_peer_group(const mpcrt_comm_t *comm)
 {
-    return comm->remote_group ? comm->remote_group : comm->group;
+    /* Expected: gcc otherwise laid an intracommunicator's case out of line, two jumps per send. */
+    return __builtin_expect(comm->remote_group != NULL, 0) ? comm->remote_group : comm->group;
 }
 
 /* The rank of world rank w in the group, MPI_UNDEFINED if it is not a member. */

@@ -152,7 +152,8 @@ static inline mpcrt_object_t *mpcrt_handle_lookup(mpcrt_obj_kind_t kind, int han
      */
     mpcrt_object_t *obj =
         atomic_load_explicit(&t->predefined[0][(unsigned)handle & 0xffu], memory_order_relaxed);
-    if (obj && obj->handle == handle)
+    /* Expected: gcc otherwise laid this return out of line, a jump there and one back per lookup. */
+    if (__builtin_expect(obj && obj->handle == handle, 1))
         return obj;
     if (mpcrt_handle_obj_kind(handle) != (unsigned)kind)
         return NULL;
