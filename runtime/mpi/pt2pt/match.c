@@ -786,12 +786,16 @@ int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, in
     return recv_blocking(self, "MPI_Recv", comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
-/* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
-static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
+static __attribute__((noinline)) int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv,
+                                                          message_t *deliveries);
+
+/* post_recv with m's lock held and the inbox drained into `deliveries`. may_unstream (a constant): the first
+ * round, which may end m's streams (the second, in post_recv_unstreamed, would find `streaming` false: only
+ * a sender holding the lock sets it). Two functions rather than a loop back: the latency path then is no
+ * loop, and gcc kept no values of it in the frame across one. */
+static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t *m, mpcrt_request_t *recv,
+                                                                  message_t *deliveries, bool may_unstream)
 {
-    mpcrt_spin_lock(&m->lock);
-    message_t *deliveries = drain_inbox_if_any(m);
-search:;
     /* One lookup serves both the search and the posting: the queue a receive would wait in is the one
      * its unexpected message would be in. */
     bool any = recv->peer == MPI_ANY_SOURCE;
@@ -818,14 +822,8 @@ search:;
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
-    if (atomic_load_explicit(&m->streaming, memory_order_relaxed) && !drained_later(recv)) {
-        /* About to post a receive nobody will drain for: senders must stop using the inbox. seq_cst, then
-         * drain again: a sender that pushed before seeing the clear is either drained now or sees the
-         * clear and drains itself. */
-        atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
-        deliveries = drain_inbox_locked(m, deliveries);
-        goto search;
-    }
+    if (may_unstream && atomic_load_explicit(&m->streaming, memory_order_relaxed) && !drained_later(recv))
+        return post_recv_unstreamed(m, recv, deliveries);
     if (!any && mpcrt_rails_any_lost() && mpcrt_remote_peer_lost(recv->comm, recv->peer)) {
         /* Nothing from it is queued and nothing more will come. Checked under the lock that
          * mpcrt_match_fail_proc takes after the process was marked lost: either it fails this receive
@@ -848,6 +846,22 @@ search:;
     mpcrt_spin_unlock(&m->lock);
     deliver_drained(deliveries);
     return MPI_SUCCESS;
+}
+
+/* About to post a receive nobody will drain for: senders must stop using the inbox. seq_cst, then drain
+ * again and search again: a sender that pushed before seeing the clear is either drained now or sees the
+ * clear and drains itself. */
+static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv, message_t *deliveries)
+{
+    atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
+    return post_recv_locked(m, recv, drain_inbox_locked(m, deliveries), false);
+}
+
+/* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
+static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
+{
+    mpcrt_spin_lock(&m->lock);
+    return post_recv_locked(m, recv, drain_inbox_if_any(m), true);
 }
 
 bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
