@@ -152,47 +152,39 @@ static void argument_errors(MPI_Comm comm)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* where MPI_COMM_NULL's error goes */
     int in[4] = {1, 2, 3, 4}, out[4 * 64];
     MPI_Request req = MPI_REQUEST_NULL;
-    int rc = MPI_Iallreduce(in, out, -1, MPI_INT, MPI_SUM, comm, &req), cls = -1;
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_COUNT, "negative count: class %d", cls);
-    rc = MPI_Iallreduce(in, out, 4, MPI_INT, MPI_OP_NULL, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_OP, "MPI_OP_NULL: class %d", cls);
-    rc = MPI_Iallreduce(in, out, 4, MPI_DATATYPE_NULL, MPI_SUM, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_TYPE, "MPI_DATATYPE_NULL: class %d", cls);
-    rc = MPI_Iallreduce(in, out, 4, MPI_INT, MPI_SUM, comm, NULL);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_REQUEST, "null request pointer: class %d", cls);
-    rc = MPI_Iallreduce(in, in, 4, MPI_INT, MPI_SUM, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_BUFFER, "aliased buffers: class %d", cls);
-    /* More that MPI_Iallreduce's inline path leaves to the general one. */
+    /* The errors of MPI_Iallreduce, among them what its inline path leaves to the general one. */
     double din[4] = {0}, dout[4];
-    rc = MPI_Iallreduce(din, dout, 4, MPI_DOUBLE, MPI_BAND, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE: class %d", cls);
-    rc = MPI_Iallreduce(in, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer: class %d", cls);
-    rc = MPI_Iallreduce(in, NULL, 4, MPI_INT, MPI_SUM, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_BUFFER, "NULL receive buffer: class %d", cls);
     MPI_Datatype pair;
-    MPI_Type_contiguous(2, MPI_INT, &pair);
-    rc = MPI_Iallreduce(in, out, 2, pair, MPI_SUM, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_TYPE, "uncommitted type: class %d", cls);
-    MPI_Type_free(&pair);
-    rc = MPI_Ialltoall(in, -1, MPI_INT, out, 1, MPI_INT, comm, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_COUNT, "alltoall negative count: class %d", cls);
-    rc = MPI_Ialltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_NULL, &req);
-    MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", cls);
-    /* What MPI_Ialltoall's inline path leaves to the general one, which must report it. */
-    MPI_Datatype uncommitted;
-    MPI_Type_contiguous(2, MPI_INT, &uncommitted);
+    MPI_Type_contiguous(2, MPI_INT, &pair); /* not committed */
+    struct {
+        const void *send;
+        void *recv;
+        int count;
+        MPI_Datatype type;
+        MPI_Op op;
+        MPI_Request *req;
+        int cls;
+        const char *what;
+    } bad_reductions[] = {
+        {in, out, -1, MPI_INT, MPI_SUM, &req, MPI_ERR_COUNT, "negative count"},
+        {in, out, 4, MPI_INT, MPI_OP_NULL, &req, MPI_ERR_OP, "MPI_OP_NULL"},
+        {in, out, 4, MPI_DATATYPE_NULL, MPI_SUM, &req, MPI_ERR_TYPE, "MPI_DATATYPE_NULL"},
+        {in, out, 4, MPI_INT, MPI_SUM, NULL, MPI_ERR_REQUEST, "null request pointer"},
+        {in, in, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "aliased buffers"},
+        {din, dout, 4, MPI_DOUBLE, MPI_BAND, &req, MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE"},
+        {in, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer"},
+        {in, NULL, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
+        {in, out, 2, pair, MPI_SUM, &req, MPI_ERR_TYPE, "uncommitted type"},
+    };
+    int rc, cls = -1;
+    for (size_t i = 0; i < sizeof bad_reductions / sizeof bad_reductions[0]; i++) {
+        rc = MPI_Iallreduce(bad_reductions[i].send, bad_reductions[i].recv, bad_reductions[i].count,
+                            bad_reductions[i].type, bad_reductions[i].op, comm, bad_reductions[i].req);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == bad_reductions[i].cls, "%s: class %d, expected %d", bad_reductions[i].what, cls,
+              bad_reductions[i].cls);
+    }
+    /* The same for MPI_Ialltoall. */
     struct {
         const void *send;
         int scount;
@@ -200,26 +192,31 @@ static void argument_errors(MPI_Comm comm)
         void *recv;
         int rcount;
         MPI_Datatype rtype;
+        MPI_Comm comm;
         MPI_Request *req;
         int cls;
         const char *what;
-    } bad[] = {
-        {in, 1, MPI_INT, out, 1, MPI_INT, NULL, MPI_ERR_REQUEST, "null request pointer"},
-        {out, 1, MPI_INT, out, 1, MPI_INT, &req, MPI_ERR_BUFFER, "aliased buffers"},
-        {in, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, &req, MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer"},
-        {NULL, 1, MPI_INT, out, 1, MPI_INT, &req, MPI_ERR_BUFFER, "NULL send buffer"},
-        {in, 1, MPI_INT, NULL, 1, MPI_INT, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
-        {in, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, &req, MPI_ERR_TYPE, "MPI_DATATYPE_NULL send type"},
-        {in, 1, MPI_INT, out, 1, uncommitted, &req, MPI_ERR_TYPE, "uncommitted receive type"},
-        {in, 1, MPI_INT, out, -1, MPI_INT, &req, MPI_ERR_COUNT, "negative receive count"},
+    } bad_exchanges[] = {
+        {in, -1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_COUNT, "negative send count"},
+        {in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_NULL, &req, MPI_ERR_COMM, "MPI_COMM_NULL"},
+        {in, 1, MPI_INT, out, 1, MPI_INT, comm, NULL, MPI_ERR_REQUEST, "null request pointer"},
+        {out, 1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "aliased buffers"},
+        {in, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer"},
+        {NULL, 1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "NULL send buffer"},
+        {in, 1, MPI_INT, NULL, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
+        {in, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, comm, &req, MPI_ERR_TYPE, "MPI_DATATYPE_NULL send type"},
+        {in, 1, MPI_INT, out, 1, pair, comm, &req, MPI_ERR_TYPE, "uncommitted receive type"},
+        {in, 1, MPI_INT, out, -1, MPI_INT, comm, &req, MPI_ERR_COUNT, "negative receive count"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        rc = MPI_Ialltoall(bad[i].send, bad[i].scount, bad[i].stype, bad[i].recv, bad[i].rcount, bad[i].rtype,
-                           comm, bad[i].req);
+    for (size_t i = 0; i < sizeof bad_exchanges / sizeof bad_exchanges[0]; i++) {
+        rc = MPI_Ialltoall(bad_exchanges[i].send, bad_exchanges[i].scount, bad_exchanges[i].stype,
+                           bad_exchanges[i].recv, bad_exchanges[i].rcount, bad_exchanges[i].rtype,
+                           bad_exchanges[i].comm, bad_exchanges[i].req);
         MPI_Error_class(rc, &cls);
-        CHECK(cls == bad[i].cls, "alltoall %s: class %d, expected %d", bad[i].what, cls, bad[i].cls);
+        CHECK(cls == bad_exchanges[i].cls, "alltoall %s: class %d, expected %d", bad_exchanges[i].what, cls,
+              bad_exchanges[i].cls);
     }
-    MPI_Type_free(&uncommitted);
+    MPI_Type_free(&pair);
     CHECK(req == MPI_REQUEST_NULL, "a failed call left a request");
     /* Zero bytes need no buffers: a valid call every rank makes. */
     rc = MPI_Ialltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm, &req);
