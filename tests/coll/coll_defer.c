@@ -141,6 +141,22 @@ static void verify(const call_t *c, int n, int me)
           c->count, c->seed, bad, first);
 }
 
+/* A call that must fail, with the class it must return: MPI_Iallreduce uses send, scount (its count),
+ * stype (its type), recv, op, comm and req; MPI_Ialltoall every field but op. */
+typedef struct {
+    const void *send;
+    int scount;
+    MPI_Datatype stype;
+    void *recv;
+    int rcount;
+    MPI_Datatype rtype;
+    MPI_Op op;
+    MPI_Comm comm;
+    MPI_Request *req;
+    int cls;
+    const char *what;
+} bad_call_t;
+
 /* Argument errors come back from the call itself, before anything is deferred, and the calls that failed
  * take no call number: the next collective on the communicator still matches the other ranks' next. */
 static void argument_errors(MPI_Comm comm)
@@ -156,57 +172,42 @@ static void argument_errors(MPI_Comm comm)
     double din[4] = {0}, dout[4];
     MPI_Datatype pair;
     MPI_Type_contiguous(2, MPI_INT, &pair); /* not committed */
-    struct {
-        const void *send;
-        void *recv;
-        int count;
-        MPI_Datatype type;
-        MPI_Op op;
-        MPI_Request *req;
-        int cls;
-        const char *what;
-    } bad_reductions[] = {
-        {in, out, -1, MPI_INT, MPI_SUM, &req, MPI_ERR_COUNT, "negative count"},
-        {in, out, 4, MPI_INT, MPI_OP_NULL, &req, MPI_ERR_OP, "MPI_OP_NULL"},
-        {in, out, 4, MPI_DATATYPE_NULL, MPI_SUM, &req, MPI_ERR_TYPE, "MPI_DATATYPE_NULL"},
-        {in, out, 4, MPI_INT, MPI_SUM, NULL, MPI_ERR_REQUEST, "null request pointer"},
-        {in, in, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "aliased buffers"},
-        {din, dout, 4, MPI_DOUBLE, MPI_BAND, &req, MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE"},
-        {in, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer"},
-        {in, NULL, 4, MPI_INT, MPI_SUM, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
-        {in, out, 2, pair, MPI_SUM, &req, MPI_ERR_TYPE, "uncommitted type"},
+    bad_call_t bad_reductions[] = {
+        {in, -1, MPI_INT, out, -1, MPI_INT, MPI_SUM, comm, &req, MPI_ERR_COUNT, "negative count"},
+        {in, 4, MPI_INT, out, 4, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_OP, "MPI_OP_NULL"},
+        {in, 4, MPI_DATATYPE_NULL, out, 4, MPI_DATATYPE_NULL, MPI_SUM, comm, &req, MPI_ERR_TYPE,
+         "MPI_DATATYPE_NULL"},
+        {in, 4, MPI_INT, out, 4, MPI_INT, MPI_SUM, comm, NULL, MPI_ERR_REQUEST, "null request pointer"},
+        {in, 4, MPI_INT, in, 4, MPI_INT, MPI_SUM, comm, &req, MPI_ERR_BUFFER, "aliased buffers"},
+        {din, 4, MPI_DOUBLE, dout, 4, MPI_DOUBLE, MPI_BAND, comm, &req, MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE"},
+        {in, 4, MPI_INT, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, comm, &req, MPI_ERR_BUFFER,
+         "MPI_IN_PLACE receive buffer"},
+        {in, 4, MPI_INT, NULL, 4, MPI_INT, MPI_SUM, comm, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
+        {in, 2, pair, out, 2, pair, MPI_SUM, comm, &req, MPI_ERR_TYPE, "uncommitted type"},
     };
     int rc, cls = -1;
     for (size_t i = 0; i < sizeof bad_reductions / sizeof bad_reductions[0]; i++) {
-        rc = MPI_Iallreduce(bad_reductions[i].send, bad_reductions[i].recv, bad_reductions[i].count,
-                            bad_reductions[i].type, bad_reductions[i].op, comm, bad_reductions[i].req);
+        rc = MPI_Iallreduce(bad_reductions[i].send, bad_reductions[i].recv, bad_reductions[i].scount,
+                            bad_reductions[i].stype, bad_reductions[i].op, bad_reductions[i].comm,
+                            bad_reductions[i].req);
         MPI_Error_class(rc, &cls);
         CHECK(cls == bad_reductions[i].cls, "%s: class %d, expected %d", bad_reductions[i].what, cls,
               bad_reductions[i].cls);
     }
     /* The same for MPI_Ialltoall. */
-    struct {
-        const void *send;
-        int scount;
-        MPI_Datatype stype;
-        void *recv;
-        int rcount;
-        MPI_Datatype rtype;
-        MPI_Comm comm;
-        MPI_Request *req;
-        int cls;
-        const char *what;
-    } bad_exchanges[] = {
-        {in, -1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_COUNT, "negative send count"},
-        {in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_NULL, &req, MPI_ERR_COMM, "MPI_COMM_NULL"},
-        {in, 1, MPI_INT, out, 1, MPI_INT, comm, NULL, MPI_ERR_REQUEST, "null request pointer"},
-        {out, 1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "aliased buffers"},
-        {in, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "MPI_IN_PLACE receive buffer"},
-        {NULL, 1, MPI_INT, out, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "NULL send buffer"},
-        {in, 1, MPI_INT, NULL, 1, MPI_INT, comm, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
-        {in, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, comm, &req, MPI_ERR_TYPE, "MPI_DATATYPE_NULL send type"},
-        {in, 1, MPI_INT, out, 1, pair, comm, &req, MPI_ERR_TYPE, "uncommitted receive type"},
-        {in, 1, MPI_INT, out, -1, MPI_INT, comm, &req, MPI_ERR_COUNT, "negative receive count"},
+    bad_call_t bad_exchanges[] = {
+        {in, -1, MPI_INT, out, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_COUNT, "negative send count"},
+        {in, 1, MPI_INT, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_NULL, &req, MPI_ERR_COMM, "MPI_COMM_NULL"},
+        {in, 1, MPI_INT, out, 1, MPI_INT, MPI_OP_NULL, comm, NULL, MPI_ERR_REQUEST, "null request pointer"},
+        {out, 1, MPI_INT, out, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_BUFFER, "aliased buffers"},
+        {in, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_BUFFER,
+         "MPI_IN_PLACE receive buffer"},
+        {NULL, 1, MPI_INT, out, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_BUFFER, "NULL send buffer"},
+        {in, 1, MPI_INT, NULL, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_BUFFER, "NULL receive buffer"},
+        {in, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_TYPE,
+         "MPI_DATATYPE_NULL send type"},
+        {in, 1, MPI_INT, out, 1, pair, MPI_OP_NULL, comm, &req, MPI_ERR_TYPE, "uncommitted receive type"},
+        {in, 1, MPI_INT, out, -1, MPI_INT, MPI_OP_NULL, comm, &req, MPI_ERR_COUNT, "negative receive count"},
     };
     for (size_t i = 0; i < sizeof bad_exchanges / sizeof bad_exchanges[0]; i++) {
         rc = MPI_Ialltoall(bad_exchanges[i].send, bad_exchanges[i].scount, bad_exchanges[i].stype,
