@@ -19,11 +19,12 @@ static int check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called before MPI_Init");
-    if (self->finalized)
+    if (!mpcrt_mpi_rank_active(self)) /* finalized, and no session open (MPI 4.0 section 11.3) */
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(handle)))
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_COMM,
-                               handle == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator 0x%x", handle);
+                               handle == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator 0x%x",
+                               handle);
     int me = mpcrt_comm_rank(*comm);
     if (me != MPI_UNDEFINED && (*comm)->members[me].freed) /* the others' handle, still valid (comm.h) */
         return mpcrt_mpi_error(MPI_COMM_NULL, fn, MPI_ERR_COMM,
@@ -147,7 +148,8 @@ int PMPI_Comm_dup(MPI_Comm handle, MPI_Comm *newcomm)
         mpcrt_attr_comm_free(result.handle, made, me);
         mpcrt_comm_release_member(made);
         *newcomm = MPI_COMM_NULL;
-        return mpcrt_mpi_error(handle, "MPI_Comm_dup", rc, "an attribute copy callback failed (or no memory)");
+        return mpcrt_mpi_error(handle, "MPI_Comm_dup", rc,
+                               "an attribute copy callback failed (or no memory)");
     }
     *newcomm = result.handle;
     return MPI_SUCCESS;
@@ -246,7 +248,8 @@ int PMPI_Comm_free(MPI_Comm *handle)
     if (rc)
         return rc;
     if (comm->obj.flags & MPCRT_OBJECT_PREDEFINED)
-        return mpcrt_mpi_error(*handle, "MPI_Comm_free", MPI_ERR_COMM, "a predefined communicator cannot be freed");
+        return mpcrt_mpi_error(*handle, "MPI_Comm_free", MPI_ERR_COMM,
+                               "a predefined communicator cannot be freed");
     /* The caller's attributes go first, newest first; a failing delete callback fails the call and keeps
      * the communicator (MPI 4.0 section 7.7.2). */
     int me = mpcrt_comm_rank(comm);
@@ -278,8 +281,8 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
         return MPI_SUCCESS;
     }
     if (x->remote_group) { /* both groups decide; the weaker of the two results (MPI 4.0 section 7.6.1) */
-        int local = mpcrt_group_compare(x->group, y->group), remote = mpcrt_group_compare(x->remote_group,
-                                                                                         y->remote_group);
+        int local = mpcrt_group_compare(x->group, y->group),
+            remote = mpcrt_group_compare(x->remote_group, y->remote_group);
         int worst = local > remote ? local : remote;
         *result = worst == MPI_IDENT ? MPI_CONGRUENT : worst;
         return MPI_SUCCESS;

@@ -188,7 +188,8 @@ void mpcrt_comm_inherit(mpcrt_comm_t *child, mpcrt_comm_t *parent)
          * stable (acquire: the handler's fields were written before it was attached). */
         mpcrt_errhandler_t *eh = atomic_load_explicit(&parent->members[pr].errhandler, memory_order_acquire);
         mpcrt_errhandler_retain(eh);
-        mpcrt_errhandler_t *old = atomic_exchange_explicit(&child->members[r].errhandler, eh, memory_order_relaxed);
+        mpcrt_errhandler_t *old =
+            atomic_exchange_explicit(&child->members[r].errhandler, eh, memory_order_relaxed);
         mpcrt_errhandler_release(old);
     }
 }
@@ -198,7 +199,7 @@ int mpcrt_comm_arg(const char *function, MPI_Comm handle, mpcrt_comm_t **comm, i
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called before MPI_Init");
-    if (self->finalized)
+    if (!mpcrt_mpi_rank_active(self)) /* finalized, and no session open (MPI 4.0 section 11.3) */
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_OTHER, "called after MPI_Finalize");
     if (!(*comm = mpcrt_comm_get(handle)))
         return mpcrt_mpi_error(MPI_COMM_NULL, function, MPI_ERR_COMM,

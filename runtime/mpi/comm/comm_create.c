@@ -31,7 +31,7 @@ static int check_env(const char *fn, MPI_Comm handle)
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called before MPI_Init");
-    if (self->finalized)
+    if (!mpcrt_mpi_rank_active(self)) /* finalized, and no session open (MPI 4.0 section 11.3) */
         return mpcrt_mpi_error(handle, fn, MPI_ERR_OTHER, "called after MPI_Finalize");
     return MPI_SUCCESS;
 }
@@ -121,7 +121,8 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
     if (!newcomm)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_ARG, "null output argument");
     if (!mpcrt_group_is_subset(group, comm->group))
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "the group is not a subgroup of the communicator's");
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP,
+                               "the group is not a subgroup of the communicator's");
     if (comm->remote_group) {
         rc = mpcrt_intercomm_create_from(comm, group, newcomm);
         return rc ? mpcrt_comm_not_created(handle, fn, rc, newcomm) : MPI_SUCCESS;
@@ -131,7 +132,8 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
         /* Members may give different, disjoint groups (MPI 4.0 section 7.4.2): a group is named by its first
          * member's world rank. */
         int in = group->size ? mpcrt_group_rank_of(group, mpcrt_mpi_world_rank()) : MPI_UNDEFINED;
-        rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : group->world[0], in, false, newcomm);
+        rc = mpcrt_comm_procs_split(comm, in == MPI_UNDEFINED ? MPI_UNDEFINED : group->world[0], in, false,
+                                    newcomm);
         return rc ? mpcrt_comm_not_created(handle, fn, rc, newcomm) : MPI_SUCCESS;
     }
     create_entry_t mine = {group, {MPI_SUCCESS, MPI_COMM_NULL}};
@@ -140,8 +142,9 @@ int PMPI_Comm_create(MPI_Comm handle, MPI_Group group_handle, MPI_Comm *newcomm)
         create_all(comm);
     mpcrt_comm_rendezvous_done(comm); /* member 0 wrote every result before this */
     if (mine.result.rc == MPI_ERR_GROUP)
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP,
-                               "the members of a group must all give that same group (same ranks, same order)");
+        return mpcrt_mpi_error(
+            handle, fn, MPI_ERR_GROUP,
+            "the members of a group must all give that same group (same ranks, same order)");
     if (mine.result.rc)
         return mpcrt_comm_not_created(handle, fn, mine.result.rc, newcomm);
     *newcomm = mine.result.handle;
@@ -188,7 +191,8 @@ int PMPI_Comm_create_group(MPI_Comm handle, MPI_Group group_handle, int tag, MPI
     if (tag < 0 || tag > MPCRT_TAG_UB)
         return mpcrt_mpi_error(handle, fn, MPI_ERR_TAG, "invalid tag %d", tag);
     if (!mpcrt_group_is_subset(group, comm->group))
-        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP, "the group is not a subgroup of the communicator's");
+        return mpcrt_mpi_error(handle, fn, MPI_ERR_GROUP,
+                               "the group is not a subgroup of the communicator's");
     int me = group->size ? mpcrt_group_rank_of(group, mpcrt_mpi_world_rank()) : MPI_UNDEFINED;
     if (me == MPI_UNDEFINED) {
         /* Only the group's members take part; a caller outside it gets no communicator. */
@@ -231,7 +235,8 @@ static const char *const hw_levels[] = {"package", "numanode", "l3cache", "l2cac
 static int hw_color(const char *resource)
 {
     if (strcmp(resource, "mpi_shared_memory") == 0)
-        return mpcrt_job_first_rank(); /* ranks of one process share memory (the node once there are several) */
+        return mpcrt_job_first_rank(); /* ranks of one process share memory (the node once there are several)
+                                        */
     if (strcmp(resource, "hwthread") == 0)
         resource = "pu"; /* MPI's name for hwloc's processing unit */
     int vp = mpcrt_job_rank_vp(mpcrt_mpi_world_rank() - mpcrt_job_first_rank());
@@ -285,8 +290,8 @@ int PMPI_Comm_split_type(MPI_Comm handle, int split_type, int key, MPI_Info info
     case MPI_COMM_TYPE_HW_GUIDED: {
         /* The resource is named by the info key mpi_hw_resource_type; without it, or with a type this
          * machine does not have, the result is MPI_COMM_NULL (MPI 4.0 section 7.4.2). */
-        const char *resource = info == MPI_INFO_NULL ? NULL
-                                                     : mpcrt_info_value(mpcrt_info_get(info), "mpi_hw_resource_type");
+        const char *resource =
+            info == MPI_INFO_NULL ? NULL : mpcrt_info_value(mpcrt_info_get(info), "mpi_hw_resource_type");
         color = resource ? hw_color(resource) : MPI_UNDEFINED;
         break;
     }

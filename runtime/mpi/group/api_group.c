@@ -11,7 +11,7 @@ static int check_env(const char *fn)
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     if (!mpcrt_mpi_started(self))
         return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_OTHER, "called before MPI_Init");
-    if (self->finalized)
+    if (!mpcrt_mpi_rank_active(self)) /* finalized, and no session open (MPI 4.0 section 11.3) */
         return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_OTHER, "called after MPI_Finalize");
     return MPI_SUCCESS;
 }
@@ -183,7 +183,8 @@ static int build_selection(const char *fn, mpcrt_group_t *g, int n, const int ra
     return rc;
 }
 
-static int incl_excl(const char *fn, MPI_Group handle, int n, const int ranks[], MPI_Group *newgroup, bool exclude)
+static int incl_excl(const char *fn, MPI_Group handle, int n, const int ranks[], MPI_Group *newgroup,
+                     bool exclude)
 {
     mpcrt_group_t *g, *made = NULL;
     int rc = check_group(fn, handle, &g);
@@ -225,14 +226,14 @@ static int expand_ranges(const char *fn, mpcrt_group_t *g, int n, int ranges[][3
             return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_ARG, "ranges[%d] has stride 0", i);
         if ((stride > 0 && first > last) || (stride < 0 && first < last))
             return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_ARG,
-                                   "ranges[%d] = (%d, %d, %d): the stride goes away from last", i, first, last,
-                                   stride);
+                                   "ranges[%d] = (%d, %d, %d): the stride goes away from last", i, first,
+                                   last, stride);
         long steps = ((long)last - first) / stride, end = first + steps * stride;
         /* The computed ranks lie between first and end: checking those two checks them all. */
         if (first < 0 || first >= g->size || end < 0 || end >= g->size)
             return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_RANK,
-                                   "ranges[%d] = (%d, %d, %d) leaves the group's ranks [0, %d)", i, first, last,
-                                   stride, g->size);
+                                   "ranges[%d] = (%d, %d, %d) leaves the group's ranks [0, %d)", i, first,
+                                   last, stride, g->size);
         total += steps + 1;
         if (total > g->size)
             return mpcrt_mpi_error(MPI_COMM_SELF, fn, MPI_ERR_RANK,

@@ -1,5 +1,6 @@
 /* The Sessions Model without MPI_Init: process sets, a communicator from the world set that moves data,
- * the session's error handler, and sessions opened again and mixed with the World Model. */
+ * the session's error handler, sessions opened again and mixed with the World Model, and a session's
+ * communicators after MPI_Finalize. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -91,6 +92,37 @@ static void use_session(int expected_size)
     CHECK(MPI_Session_finalize(&s) == MPI_SUCCESS && s == MPI_SESSION_NULL);
 }
 
+/* A session opened inside the World Model outlives MPI_Finalize (MPI 4.0 section 11.3): its communicators
+ * stay usable, through every kind of argument check (communicator, group, creation, topology, handlers). */
+static void session_after_finalize(int expected_size)
+{
+    MPI_Session s;
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s) == MPI_SUCCESS);
+    MPI_Comm c = world_from(s);
+    MPI_Finalize();
+    int rank = -1, size = 0, sum = -1, topo = -1, gsize = 0;
+    CHECK(MPI_Comm_rank(c, &rank) == MPI_SUCCESS && MPI_Comm_size(c, &size) == MPI_SUCCESS);
+    CHECK(size == expected_size);
+    CHECK(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c) == MPI_SUCCESS && sum == size * (size - 1) / 2);
+    CHECK(MPI_Topo_test(c, &topo) == MPI_SUCCESS && topo == MPI_UNDEFINED);
+    MPI_Errhandler eh;
+    CHECK(MPI_Comm_get_errhandler(c, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    MPI_Group g;
+    CHECK(MPI_Comm_group(c, &g) == MPI_SUCCESS && MPI_Group_size(g, &gsize) == MPI_SUCCESS);
+    CHECK(gsize == size);
+    MPI_Group_free(&g);
+    MPI_Comm dup, half;
+    CHECK(MPI_Comm_dup(c, &dup) == MPI_SUCCESS);
+    CHECK(MPI_Comm_split(dup, rank % 2, rank, &half) == MPI_SUCCESS);
+    int half_size = 0;
+    CHECK(MPI_Comm_size(half, &half_size) == MPI_SUCCESS && half_size == (size + (rank % 2 == 0)) / 2);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&c);
+    CHECK(MPI_Session_finalize(&s) == MPI_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     int flag = 1;
@@ -100,6 +132,6 @@ int main(int argc, char **argv)
     use_session(atoi(argv[1])); /* a second session after the first was finalized */
     MPI_Init(&argc, &argv);     /* then the World Model, with a session inside it */
     use_session(atoi(argv[1]));
-    MPI_Finalize();
+    session_after_finalize(atoi(argv[1])); /* calls MPI_Finalize */
     return 0;
 }
