@@ -22,6 +22,7 @@ static mpcrt_request_t *lookup(MPI_Request handle)
  * freed unless persistent. Returns the operation's error (MPI_ERR_TRUNCATE...). */
 static int finish(MPI_Request *handle, mpcrt_request_t *req, MPI_Status *status)
 {
+    mpcrt_request_copy_out(req);
     int error = req->status.MPI_ERROR;
     if (req->kind == MPCRT_REQ_GREQ && req->query_fn) {
         MPI_Status st = req->status;
@@ -88,6 +89,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         set_status(status, &empty_status);
         return MPI_SUCCESS;
     }
+    if (req->user_irecv && !mpcrt_request_done(req))
+        mpcrt_pt2pt_await_recv(req); /* a rank waiting for its receive wants the message now */
     mpcrt_request_wait(req);
     origin_t from = origin_of(req);
     int error = finish(request, req, status);

@@ -236,6 +236,7 @@ start_nonblocking(const char *fn, bool receiving, const void *buf, MPI_Count cou
         return MPI_SUCCESS;
     }
     req->active = true;
+    req->user_irecv = receiving; /* MPI_Wait may let its data come inline (mpcrt_pt2pt_await_recv) */
     rc = receiving ? mpcrt_pt2pt_start_recv(req) : mpcrt_pt2pt_start_send(req);
     return rc ? mpcrt_mpi_error(comm_handle, fn, rc, "cannot start the operation") : MPI_SUCCESS;
 }

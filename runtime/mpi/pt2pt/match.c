@@ -891,6 +891,25 @@ int mpcrt_pt2pt_recv_message(void *message, mpcrt_request_t *recv)
     return MPI_SUCCESS;
 }
 
+void mpcrt_pt2pt_await_recv(mpcrt_request_t *req)
+{
+    mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
+    mpcrt_match_t *m = self ? self->match : NULL;
+    if (!m)
+        return;
+    message_t *deliveries = NULL;
+    mpcrt_spin_lock(&m->lock);
+    if (!req->matched)
+        req->inline_ok = true; /* a sender reads it after taking this lock, once it matched the receive */
+    if (atomic_load_explicit(&m->streaming, memory_order_relaxed)) {
+        /* As a posting that nobody drains for (post_recv_unstreamed): seq_cst, then drain. */
+        atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
+        deliveries = drain_inbox_locked(m, NULL);
+    }
+    mpcrt_spin_unlock(&m->lock);
+    deliver_drained(deliveries);
+}
+
 bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
 {
     mpcrt_match_t *m = req->on_behalf ? req->as_match : mpcrt_mpi_self()->match;
