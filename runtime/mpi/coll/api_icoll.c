@@ -306,13 +306,11 @@ static inline __attribute__((always_inline)) int
 ialltoall(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
           MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm handle, MPI_Request *request)
 {
-    mpcrt_mpi_rank_t *self;
-    mpcrt_comm_t *comm = request && mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
-    int me = comm ? mpcrt_comm_rank(comm) : MPI_UNDEFINED;
+    mpcrt_comm_t *comm = request ? coll_comm_quick(handle) : NULL;
     mpcrt_datatype_t *sdt = mpcrt_datatype_get(sendtype), *rdt = mpcrt_datatype_get(recvtype);
-    if (me != MPI_UNDEFINED && !comm->members[me].freed && !comm->remote_group && sdt && rdt &&
-        mpcrt_datatype_is_committed(sdt) && mpcrt_datatype_is_committed(rdt) && sendcount >= 0 &&
-        recvcount >= 0 && sendbuf != MPI_IN_PLACE && recvbuf != MPI_IN_PLACE) {
+    if (comm && !comm->remote_group && sdt && rdt && mpcrt_datatype_is_committed(sdt) &&
+        mpcrt_datatype_is_committed(rdt) && sendcount >= 0 && recvcount >= 0 && sendbuf != MPI_IN_PLACE &&
+        recvbuf != MPI_IN_PLACE) {
         MPI_Count sent = sendcount * sdt->size, received = recvcount * rdt->size;
         if ((sendbuf || sent == 0) && (recvbuf || received == 0) && (sendbuf != recvbuf || sent == 0)) {
             mpcrt_request_t *req = NULL;
@@ -520,14 +518,11 @@ static inline __attribute__((always_inline)) int iallreduce(const char *fn, cons
                                                             MPI_Op op_handle, MPI_Comm handle,
                                                             MPI_Request *request)
 {
-    mpcrt_mpi_rank_t *self;
-    mpcrt_comm_t *comm = request && mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
-    int me = comm ? mpcrt_comm_rank(comm) : MPI_UNDEFINED;
+    mpcrt_comm_t *comm = request ? coll_comm_quick(handle) : NULL;
     mpcrt_datatype_t *dt = mpcrt_datatype_get(type);
     const mpcrt_op_t *op = mpcrt_op_get(op_handle);
-    if (me != MPI_UNDEFINED && !comm->members[me].freed && !comm->remote_group && dt &&
-        mpcrt_datatype_is_committed(dt) && count >= 0 && op && recvbuf && recvbuf != MPI_IN_PLACE &&
-        sendbuf && (sendbuf != recvbuf || count * dt->size == 0) &&
+    if (comm && !comm->remote_group && dt && mpcrt_datatype_is_committed(dt) && count >= 0 && op && recvbuf &&
+        recvbuf != MPI_IN_PLACE && sendbuf && (sendbuf != recvbuf || count * dt->size == 0) &&
         (op->index == MPCRT_OP_USER || mpcrt_op_defined_on(op->index, dt))) {
         mpcrt_coll_reduction_t red = {op, type, dt};
         mpcrt_request_t *req = NULL;

@@ -71,8 +71,8 @@ static inline const coll_view_t *coll_list_at(const coll_view_list_t *l, int i)
  * signature; user functions see red->dt's layout (inputs of another type are copied into it first). Works
  * in pieces of bounded size; an output may be an input (each piece is read whole before it is written).
  * Returns MPI_SUCCESS, MPI_ERR_OP or MPI_ERR_NO_MEM. */
-int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first, MPI_Count n,
-                 const coll_view_list_t *outputs, MPI_Count out_first);
+int coll_combine(const mpcrt_coll_reduction_t *red, const coll_view_list_t *inputs, MPI_Count first,
+                 MPI_Count n, const coll_view_list_t *outputs, MPI_Count out_first);
 
 /* Whether two members' operations are the same operation (user operations: the same function). */
 bool coll_same_op(const mpcrt_op_t *a, const mpcrt_op_t *b);
@@ -135,7 +135,7 @@ typedef struct {
 int coll_red_agree(mpcrt_comm_t *comm, uint32_t kind, int me, int readers);
 
 /* The descriptors' field `field` of every member, as a view list. */
-#define COLL_MEMBERS(comm, count, field)                                                                   \
+#define COLL_MEMBERS(comm, count, field)                                                                     \
     ((coll_view_list_t){(comm)->contributions, offsetof(coll_red_desc_t, field), NULL, (count)})
 
 /* ------------------------------------------------------------------ API layer (api_check.c) */
@@ -166,7 +166,6 @@ typedef struct {
     bool typed;  /* alltoallw: types must be given */
 } vec_args_t;
 
-
 /* A request pointer argument of the non-blocking and persistent forms. */
 int coll_check_request(const char *fn, MPI_Comm handle, const coll_how_t *how);
 /* The size of the group blocks are counted over: the remote group of an intercommunicator. */
@@ -174,12 +173,12 @@ int coll_peer_size(const mpcrt_comm_t *comm);
 
 int coll_api_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm handle,
                    const coll_how_t *how);
-int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root, MPI_Comm handle,
-                    const coll_how_t *how);
+int coll_api_gather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype, int root,
+                    MPI_Comm handle, const coll_how_t *how);
 int coll_api_scatter(const char *fn, const void *sendbuf, MPI_Count sendcount, const vec_args_t *v,
-                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                     MPI_Comm handle, const coll_how_t *how);
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm handle, const coll_how_t *how);
 int coll_api_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, const vec_args_t *v, MPI_Datatype recvtype,
                        MPI_Comm handle, const coll_how_t *how);
@@ -191,14 +190,14 @@ int coll_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Coun
 int coll_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                        MPI_Op op, MPI_Comm handle, const coll_how_t *how);
 int coll_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                            const int *irecvcounts, const MPI_Count *crecvcounts, bool block, MPI_Datatype type,
-                            MPI_Op op, MPI_Comm handle, const coll_how_t *how);
+                            const int *irecvcounts, const MPI_Count *crecvcounts, bool block,
+                            MPI_Datatype type, MPI_Op op, MPI_Comm handle, const coll_how_t *how);
 int coll_api_scan(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm handle, bool exclusive, const coll_how_t *how);
 /* Fills *b from the arguments of one side of a v/w collective over n peers and checks them (the general
  * path of coll_describe_blocks, below). */
-int coll_describe_vector(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count, const vec_args_t *v,
-                         MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b);
+int coll_describe_vector(const char *fn, MPI_Comm handle, int n, void *buf, MPI_Count count,
+                         const vec_args_t *v, MPI_Datatype type, const char *what, mpcrt_coll_blocks_t *b);
 /* One contiguous side (count instances of type at buf): count, type and buffer checked. */
 int coll_check_side(const char *fn, MPI_Comm handle, const void *buf, MPI_Count count, MPI_Datatype type,
                     mpcrt_datatype_t **dt, const char *what);
@@ -214,15 +213,21 @@ int coll_check_buffer_report(const char *fn, MPI_Comm handle, const void *buf, M
                              mpcrt_datatype_t *dt, const char *what);
 int coll_check_alias_report(const char *fn, MPI_Comm handle, const void *sendbuf, const void *recvbuf);
 
+/* The communicator `handle` names when MPI is active for the caller, a member that has not freed it; NULL
+ * otherwise (MPI_COMM_SELF too: it is not in the handle table), which callers leave to the report path. */
+static inline mpcrt_comm_t *coll_comm_quick(MPI_Comm handle)
+{
+    mpcrt_mpi_rank_t *self;
+    mpcrt_comm_t *c = mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
+    int me = c ? mpcrt_comm_rank(c) : MPI_UNDEFINED;
+    return __builtin_expect(me != MPI_UNDEFINED && !c->members[me].freed, 1) ? c : NULL;
+}
 /* Checks that MPI is initialized and `handle` names a communicator the caller belongs to and has not freed;
  * raises MPI_ERR_OTHER or MPI_ERR_COMM. */
 static inline int coll_check_comm(const char *fn, MPI_Comm handle, mpcrt_comm_t **comm)
 {
-    mpcrt_mpi_rank_t *self;
-    /* MPI_COMM_SELF is not in the handle table: the report path takes it. */
-    mpcrt_comm_t *c = mpcrt_mpi_self_active_fast(&self) ? mpcrt_comm_get(handle) : NULL;
-    int me = c ? mpcrt_comm_rank(c) : MPI_UNDEFINED;
-    if (__builtin_expect(me != MPI_UNDEFINED && !c->members[me].freed, 1)) {
+    mpcrt_comm_t *c = coll_comm_quick(handle);
+    if (__builtin_expect(c != NULL, 1)) {
         *comm = c;
         return MPI_SUCCESS;
     }

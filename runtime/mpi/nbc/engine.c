@@ -513,20 +513,9 @@ nbc_record_t *nbc_record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_re
     req->status = (MPI_Status){0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};
     req->active = true;
     *out = req;
-    /* What mpcrt_nbc_new fixes in the call (sched.c): the call number, the owner, its view. */
     nbc_record_t *r = &q->ring[n % RING].rec;
-    int me = mpcrt_comm_rank(comm);
-    r->comm = comm;
-    mpcrt_object_retain(&comm->obj);
-    r->as_match = mpcrt_mpi_self()->match;
+    nbc_record_init(r, comm);
     r->req = req;
-    mpcrt_priv_view_self(&r->view);
-    r->me = me;
-    r->as_rank = me; /* an intracommunicator: messages go on comm itself */
-    r->owner_vp = here;
-    /* Only members' own counters are touched (each by its rank), so no lock. */
-    uint32_t seq = comm->members[me].coll_seq++;
-    r->tag_base = (int)((seq & 0x7fffffu) << 8);
     r->deferred = kind;
     r->helper = helper;
     return r;

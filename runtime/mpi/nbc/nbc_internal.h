@@ -112,6 +112,8 @@ typedef struct {
  * object, mpcrt_nbc_new), or with *rc = MPI_ERR_NO_MEM. */
 nbc_record_t *nbc_record_begin(mpcrt_comm_t *comm, nbc_deferred_t kind, mpcrt_request_t **out, int *rc);
 void nbc_record_publish(nbc_record_t *r);
+/* sched.c: the fields of mpcrt_nbc_new (call number, owner, view; the communicator retained). */
+void nbc_record_init(nbc_record_t *r, mpcrt_comm_t *comm);
 /* The schedule of a taken record, from the calling VP's pool; NULL when out of memory. */
 mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r);
 

@@ -155,6 +155,20 @@ mpcrt_nbc_t *mpcrt_nbc_new(mpcrt_comm_t *comm)
     return s;
 }
 
+void nbc_record_init(nbc_record_t *r, mpcrt_comm_t *comm)
+{
+    int me = mpcrt_comm_rank(comm);
+    r->comm = comm;
+    mpcrt_object_retain(&comm->obj);
+    r->me = me;
+    r->as_rank = me; /* an intracommunicator: messages go on comm itself */
+    r->as_match = mpcrt_mpi_self()->match;
+    mpcrt_priv_view_self(&r->view);
+    r->owner_vp = mpcrt_self_vp();
+    uint32_t seq = comm->members[me].coll_seq++;
+    r->tag_base = (int)((seq & 0x7fffffu) << 8);
+}
+
 mpcrt_nbc_t *nbc_from_record(const nbc_record_t *r)
 {
     mpcrt_nbc_t *s = take();

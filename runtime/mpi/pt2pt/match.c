@@ -848,13 +848,19 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
     return MPI_SUCCESS;
 }
 
-/* About to post a receive nobody will drain for: senders must stop using the inbox. seq_cst, then drain
- * again and search again: a sender that pushed before seeing the clear is either drained now or sees the
- * clear and drains itself. */
-static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv, message_t *deliveries)
+/* Ends m's streams, with its lock held: senders go back to the lock. seq_cst, then drain: a sender that
+ * pushed before seeing the clear is either drained now or sees the clear and drains itself. Returns the
+ * deliveries, with what the drain matched added. */
+static message_t *unstream_locked(mpcrt_match_t *m, message_t *deliveries)
 {
     atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
-    return post_recv_locked(m, recv, drain_inbox_locked(m, deliveries), false);
+    return drain_inbox_locked(m, deliveries);
+}
+
+/* About to post a receive nobody will drain for: senders must stop using the inbox; then search again. */
+static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv, message_t *deliveries)
+{
+    return post_recv_locked(m, recv, unstream_locked(m, deliveries), false);
 }
 
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
@@ -901,11 +907,8 @@ void mpcrt_pt2pt_await_recv(mpcrt_request_t *req)
     mpcrt_spin_lock(&m->lock);
     if (!req->matched)
         req->inline_ok = true; /* a sender reads it after taking this lock, once it matched the receive */
-    if (atomic_load_explicit(&m->streaming, memory_order_relaxed)) {
-        /* As a posting that nobody drains for (post_recv_unstreamed): seq_cst, then drain. */
-        atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
-        deliveries = drain_inbox_locked(m, NULL);
-    }
+    if (atomic_load_explicit(&m->streaming, memory_order_relaxed))
+        deliveries = unstream_locked(m, NULL);
     mpcrt_spin_unlock(&m->lock);
     deliver_drained(deliveries);
 }
