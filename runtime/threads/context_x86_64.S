@@ -33,6 +33,8 @@ mpcrt_ctx_switch:
     movzwl  4(%rsp), %ecx
     movq    %rsp, (%rdi)
     movq    %rsi, %rsp
+    movq    mpcrt_ctx_switched@gottpoff(%rip), %rdx
+    movb    $1, %fs:(%rdx)
     cmpl    (%rsp), %eax
     jne     2f
 1:  cmpw    4(%rsp), %cx
@@ -53,6 +55,29 @@ mpcrt_ctx_switch:
     jmp     4b
     .cfi_endproc
     .size   mpcrt_ctx_switch, .-mpcrt_ctx_switch
+
+/* The return thunk of the functions marked MPCRT_RETURNS_AFTER_SWITCH (sched.h): GCC ends them with a jump
+ * here, the return address on top of the stack. Entered by a jump, its `ret` is predicted as the function's
+ * own was; after a switch on this kernel thread, whose predictor then holds the previous ULT's return
+ * addresses, it returns by an indirect jump instead, predicted from the branch's history. rax and rdx hold
+ * the result; rcx and r11 are free at a return. */
+    .globl  __x86_return_thunk
+    .hidden __x86_return_thunk
+    .type   __x86_return_thunk, @function
+    .p2align 4
+__x86_return_thunk:
+    .cfi_startproc
+    movq    mpcrt_ctx_switched@gottpoff(%rip), %r11
+    cmpb    $0, %fs:(%r11)
+    jne     1f
+    ret
+1:  movb    $0, %fs:(%r11)
+    popq    %rcx
+    .cfi_adjust_cfa_offset -8
+    .cfi_register rip, rcx
+    jmp     *%rcx
+    .cfi_endproc
+    .size   __x86_return_thunk, .-__x86_return_thunk
 
 /* First code run by a new context: the frame built by mpcrt_ctx_make holds the entry function in r13 and
  * its argument in r12. The entry never returns. */

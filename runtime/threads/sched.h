@@ -169,6 +169,18 @@ bool mpcrt_wait_spin(bool (*pred)(void *arg), void *arg);
  * thread, which under ThreadSanitizer waits inside its pthread_join interceptor, where it records no
  * synchronization). The VP's idle loop still runs the hooks while the caller is parked. */
 void mpcrt_wait_until_quiet(bool (*pred)(void *arg), void *arg);
+/* For a function that may wait by switching ULTs and is called from a program, whose ULTs call it from
+ * different places (rank 0 sends then receives, rank 1 receives then sends: MPI_Recv, MPI_Wait): its
+ * returns go through context_x86_64.S's return thunk. A ULT resumed by a switch finds the processor's
+ * return-stack predictor filled by the ULT that ran before it, so its return into the program, to another
+ * place than the other ULT's, was mispredicted (about 3 ns of a 33 ns same-core hop); after a switch the
+ * thunk returns by an indirect jump, which the predictor learns per path, and otherwise by a plain return.
+ * Empty where GCC cannot do it (another processor, or -fcf-protection, which forbids return thunks). */
+#if defined(__x86_64__) && !defined(__CET__) && defined(__GNUC__) && !defined(__clang__)
+#define MPCRT_RETURNS_AFTER_SWITCH __attribute__((function_return("thunk-extern")))
+#else
+#define MPCRT_RETURNS_AFTER_SWITCH
+#endif
 /* Tell ult, which waits (or will wait) in mpcrt_wait_until, that the caller has just made its predicate true.
  * Cheaper than mpcrt_ult_wake: nothing is sent to a waiter that is still running (spinning, or about to park:
  * it checks its predicate again after it is marked parked). Only for wait_until waiters. */

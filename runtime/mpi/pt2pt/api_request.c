@@ -78,7 +78,7 @@ static int bad_request(const char *fn, MPI_Request handle)
     return mpcrt_mpi_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST, "invalid request 0x%x", handle);
 }
 
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!request)
         return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_REQUEST, "null request pointer");
@@ -98,7 +98,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 }
 MPCRT_PMPI_ALIAS(Wait)
 
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     mpcrt_request_t *req;
     if (is_null_or_inactive(*request, &req)) {
@@ -161,7 +161,7 @@ static int active_count(const set_t *s)
     return active;
 }
 
-int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     if (count < 0)
         return mpcrt_mpi_error(MPI_COMM_WORLD, "MPI_Waitall", MPI_ERR_COUNT, "negative count %d", count);
@@ -192,7 +192,8 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 }
 MPCRT_PMPI_ALIAS(Waitall)
 
-int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Testall(int count, MPI_Request requests[], int *flag,
+                                            MPI_Status statuses[])
 {
     set_t s = {count, requests, 0};
     s.needed = active_count(&s);
@@ -239,13 +240,14 @@ static int any(const char *fn, int count, MPI_Request requests[], int *index, in
     return error == MPI_SUCCESS ? MPI_SUCCESS : request_error(fn, error, from);
 }
 
-int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     return any("MPI_Waitany", count, requests, index, NULL, status, true);
 }
 MPCRT_PMPI_ALIAS(Waitany)
 
-int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
+                                            MPI_Status *status)
 {
     return any("MPI_Testany", count, requests, index, flag, status, false);
 }
@@ -285,13 +287,15 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
     return failed ? mpcrt_mpi_error(failed_comm, fn, MPI_ERR_IN_STATUS, "a request failed") : MPI_SUCCESS;
 }
 
-int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
+                                             int indices[], MPI_Status statuses[])
 {
     return some("MPI_Waitsome", incount, requests, outcount, indices, statuses, true);
 }
 MPCRT_PMPI_ALIAS(Waitsome)
 
-int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount,
+                                             int indices[], MPI_Status statuses[])
 {
     return some("MPI_Testsome", incount, requests, outcount, indices, statuses, false);
 }
@@ -452,7 +456,8 @@ static bool probe_once(void *arg)
     return p->lost;
 }
 
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag,
+                                           MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     int rc = probe_check("MPI_Iprobe", comm_handle, &comm, source, tag);
@@ -481,7 +486,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Status
 }
 MPCRT_PMPI_ALIAS(Iprobe)
 
-int PMPI_Probe(int source, int tag, MPI_Comm comm_handle, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Probe(int source, int tag, MPI_Comm comm_handle, MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     int rc = probe_check("MPI_Probe", comm_handle, &comm, source, tag);
@@ -518,8 +523,8 @@ static int message_handle(mpcrt_comm_t *comm, void *taken, MPI_Message *message)
     return MPI_SUCCESS;
 }
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Message *message,
-                 MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag,
+                                            MPI_Message *message, MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     int rc = probe_check("MPI_Improbe", comm_handle, &comm, source, tag);
@@ -551,7 +556,8 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm_handle, int *flag, MPI_Messa
 }
 MPCRT_PMPI_ALIAS(Improbe)
 
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm_handle, MPI_Message *message, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Mprobe(int source, int tag, MPI_Comm comm_handle, MPI_Message *message,
+                                           MPI_Status *status)
 {
     mpcrt_comm_t *comm;
     int rc = probe_check("MPI_Mprobe", comm_handle, &comm, source, tag);

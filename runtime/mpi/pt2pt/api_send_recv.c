@@ -77,9 +77,9 @@ static inline __attribute__((always_inline)) int send_blocking(const char *fn, c
     return mpcrt_pt2pt_send_request(fn, buf, count, dt, comm, dest, tag, comm_handle, mode);
 }
 
-int mpcrt_pt2pt_send_request(const char *fn, const void *buf, MPI_Count count, mpcrt_datatype_t *dt,
-                             mpcrt_comm_t *comm, int dest, int tag, MPI_Comm comm_handle,
-                             mpcrt_send_mode_t mode)
+MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_send_request(const char *fn, const void *buf, MPI_Count count,
+                                                        mpcrt_datatype_t *dt, mpcrt_comm_t *comm, int dest,
+                                                        int tag, MPI_Comm comm_handle, mpcrt_send_mode_t mode)
 {
     mpcrt_request_t req;
     int rc;

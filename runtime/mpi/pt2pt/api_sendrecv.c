@@ -128,9 +128,10 @@ static int replace(const char *fn, bool blocking, void *buf, MPI_Count count, MP
     return rc;
 }
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                  MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                             int dest, int sendtag, void *recvbuf, int recvcount,
+                                             MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                                             MPI_Status *status)
 {
     half_t send = {sendbuf, sendcount, sendtype, dest, sendtag},
            recv = {recvbuf, recvcount, recvtype, source, recvtag};
@@ -168,8 +169,9 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 }
 MPCRT_PMPI_ALIAS(Isendrecv_c)
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+                                                     int sendtag, int source, int recvtag, MPI_Comm comm,
+                                                     MPI_Status *status)
 {
     return replace("MPI_Sendrecv_replace", true, buf, count, type, dest, sendtag, source, recvtag, comm,
                    status, NULL);

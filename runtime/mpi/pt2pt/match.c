@@ -696,8 +696,8 @@ static inline __attribute__((always_inline)) int send_standard(const void *buf, 
     return mpcrt_pt2pt_send_request("MPI_Send", buf, count, dt, comm, dest, tag, handle, MPCRT_SEND_STANDARD);
 }
 
-int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-                         MPI_Comm comm_handle)
+MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest,
+                                                    int tag, MPI_Comm comm_handle)
 {
     mpcrt_mpi_rank_t *self;
     int world;
@@ -774,8 +774,8 @@ int mpcrt_pt2pt_recv_checked(const char *fn, MPI_Comm comm_handle, void *buf, MP
     return recv_blocking(mpcrt_mpi_self(), fn, comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
-int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm_handle,
-                         MPI_Status *status)
+MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Datatype type, int source,
+                                                    int tag, MPI_Comm comm_handle, MPI_Status *status)
 {
     mpcrt_mpi_rank_t *self;
     int world;
