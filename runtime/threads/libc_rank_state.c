@@ -1,7 +1,9 @@
-/* Per-rank state for the libc generators of pseudo-random numbers (rand/srand, random/srandom, the drand48
- * family). In thread mode they would be one stream shared by every rank of the process, so a program that
- * seeds with srand(rank) or expects the same sequence on every rank (MPICH's comm_group_rand draws the
- * same groups on every rank) would see its ranks steal each other's numbers. These definitions interpose
+/* Per-rank state for the libc functions that keep hidden state across calls: the generators of
+ * pseudo-random numbers (rand/srand, random/srandom, the drand48 family) and strtok. In thread mode they
+ * would be one stream shared by every rank of the process, so a program that seeds with srand(rank) or
+ * expects the same sequence on every rank (MPICH's comm_group_rand draws the same groups on every rank)
+ * would see its ranks steal each other's numbers, and ranks parsing their arguments with strtok at once
+ * (MPICH's test utility, MTestArgListCreate) each other's positions. These definitions interpose
  * libc's (libmpcrt comes first in the link); each rank gets glibc's own algorithm on a private state (a
  * 128-byte random_r state seeded with 1 is exactly rand()'s default stream; a zeroed drand48_data is
  * drand48's). Outside a rank, or with one rank per process, the calls go to libc itself.
@@ -20,6 +22,7 @@ typedef struct {
     struct random_data random;
     char random_state[128];
     struct drand48_data drand;
+    char *strtok_next; /* where the rank's strtok goes on; not locked: strtok is not thread-safe in libc */
 } rank_generators_t;
 
 static _Atomic(rank_generators_t *) *per_rank; /* one slot per local rank */
@@ -150,4 +153,12 @@ unsigned short *seed48(unsigned short seed[3])
     seed48_r(seed, &g->drand);
     mpcrt_spin_unlock(&g->lock);
     return g->drand.__old_x; /* the previous state, as seed48 returns it */
+}
+
+char *strtok(char *str, const char *delim)
+{
+    rank_generators_t *g = generators();
+    if (!g)
+        return LIBC(char *(*)(char *, const char *), strtok)(str, delim);
+    return strtok_r(str, delim, &g->strtok_next);
 }

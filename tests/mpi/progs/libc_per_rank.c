@@ -1,9 +1,12 @@
-/* libc's random-number generators are per rank in thread mode: ranks seeded differently draw interleaved
- * (a barrier between draws) and each still gets exactly glibc's sequence for its own seed; unseeded ranks
- * all start with glibc's default stream. References come from the reentrant forms on local state. */
+/* libc's hidden state is per rank in thread mode, as it is per process otherwise. The random-number
+ * generators: ranks seeded differently draw interleaved (a barrier between draws) and each still gets
+ * exactly glibc's sequence for its own seed; unseeded ranks all start with glibc's default stream
+ * (references come from the reentrant forms on local state). strtok: ranks tokenize their own strings
+ * interleaved, and each gets its own tokens. */
 #define _GNU_SOURCE
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +44,19 @@ int main(int argc, char **argv)
         CHECK(lrand48() == l);
         MPI_Barrier(MPI_COMM_WORLD); /* the other ranks draw from their streams meanwhile */
     }
+
+    /* Rank r's string: "r.0,r.1;;r.2..." with runs of delimiters, parsed one token per barrier. */
+    char text[256] = "", want[16];
+    for (int i = 0; i < DRAWS; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d.%d", i % 3 ? ",;" : ",", rank, i);
+    char *token = strtok(text, ",;");
+    for (int i = 0; i < DRAWS; i++) {
+        snprintf(want, sizeof want, "%d.%d", rank, i);
+        CHECK(token && strcmp(token, want) == 0);
+        MPI_Barrier(MPI_COMM_WORLD);
+        token = strtok(NULL, ",;");
+    }
+    CHECK(token == NULL);
     MPI_Finalize();
     return 0;
 }
