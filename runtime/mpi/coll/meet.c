@@ -89,8 +89,10 @@ static void meet_free(void *state)
     if (!m)
         return;
     for (int g = 0; g < m->ngroups; g++)
-        for (int p = 0; p < 2; p++)
+        for (int p = 0; p < 2; p++) {
             free(m->groups[g].buf[p].p);
+            free(m->groups[g].result[p].p);
+        }
     for (int r = 0; r < m->n; r++)
         for (int p = 0; p < 2; p++)
             free(m->member[r].stage[p].p);
@@ -102,6 +104,10 @@ static void meet_free(void *state)
     free(m->member);
     free(m);
 }
+
+/* Meetings of at most this many groups are meshes (meet.h): each representative reads every other group's
+ * arrival line, so the cost grows with the groups squared, and the top work is done once per group. */
+#define MESH_GROUPS 4
 
 /* The home VP of member r: ranks never migrate, so members with the same one run one at a time. */
 static int home_vp(const mpcrt_comm_t *comm, int r)
@@ -149,6 +155,7 @@ static coll_meet_t *meet_create(const mpcrt_comm_t *comm)
         m->members[slot] = r;
         m->ordered &= slot == r; /* groups in rank order, each a run of consecutive ranks */
     }
+    m->mesh = m->ordered && m->ngroups >= 2 && m->ngroups <= MESH_GROUPS;
     free(vp_of_group);
     free(count);
     return m;
@@ -203,30 +210,39 @@ static bool group_work(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parit
 }
 
 /* The last member overall: the groups agree with each other (each agrees within), then the work. */
-static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine)
+static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine)
 {
     if (atomic_load_explicit(&m->pull[parity], memory_order_relaxed) || !mine->fused)
         return false;
-    for (int g = 0; g < m->ngroups; g++)
-        if (!same_call(comm->contributions[m->members[m->groups[g].first]], mine))
+    for (int h = 0; h < m->ngroups; h++)
+        if (!same_call(comm->contributions[m->members[m->groups[h].first]], mine))
             return false;
-    return !mine->fused->top || mine->fused->top(comm, m, parity, mine);
+    return !mine->fused->top || mine->fused->top(comm, m, g, parity, mine);
 }
 
-/* What a serving member waits for: a peer it has not served arrived, or the round is over. */
+/* The flag that says whether group g's members pull after the round of this parity. */
+static _Atomic bool *pull_flag(coll_meet_t *m, int g, unsigned parity)
+{
+    return m->mesh ? &m->groups[g].pull[parity] : &m->pull[parity];
+}
+
+/* What a watching member waits for: the round is over (over(over_arg)), or, serving, a peer it has not
+ * served arrived. */
 typedef struct {
-    const coll_server_t *server;
+    const coll_server_t *server; /* NULL: only the end of the round */
     coll_meet_t *m;
     int me;
-    coll_gate_t *gate;
-    uint32_t target;
+    bool (*over)(void *arg);
+    void *over_arg;
 } serving_t;
 
 static bool serving_ready(void *arg)
 {
     serving_t *s = arg;
-    if (gate_reached(s->gate, s->target))
+    if (s->over(s->over_arg))
         return true;
+    if (!s->server)
+        return false;
     for (int q = 0; q < s->m->n; q++)
         if (!s->server->served[q] && coll_peer_arrived(s->m, s->me, q))
             return true;
@@ -292,51 +308,158 @@ static void wait_gate(coll_meet_t *m, int me, coll_gate_t *gate, uint32_t target
         gate_wait(gate, target);
         return;
     }
-    serving_t s = {server, m, me, gate, target};
+    gate_target_t t = {gate, target};
+    serving_t s = {server, m, me, gate_target_reached, &t};
     while (!gate_reached(gate, target))
         if (!server->serve(server->arg) && !serving_ready(&s))
             watch(m, &s);
+}
+
+/* ------------------------------------------------------------------ mesh meetings (meet.h) */
+
+typedef struct {
+    coll_meet_t *m;
+    unsigned parity;
+    uint32_t target;
+} mesh_target_t;
+
+/* Every group stamped its arrival at the round (a group cannot be further: it would need ours at the next
+ * round first). */
+static bool mesh_arrived(void *arg)
+{
+    const mesh_target_t *t = arg;
+    for (int h = 0; h < t->m->ngroups; h++) {
+        /* acquire: the group's arrival line and the buffers its work filled. */
+        uint32_t gen = atomic_load_explicit(&t->m->groups[h].arrival[t->parity].gen, memory_order_acquire);
+        if ((int32_t)(gen - t->target) < 0)
+            return false;
+    }
+    return true;
+}
+
+/* A representative waits for the other groups: spinning first, then watching (each group's arrival wakes
+ * the watchers); a serving one serves the peers that arrive meanwhile. */
+static void mesh_wait(coll_meet_t *m, int me, unsigned parity, uint32_t target, const coll_server_t *server)
+{
+    mesh_target_t t = {m, parity, target};
+    if (!server && mpcrt_wait_spin(mesh_arrived, &t))
+        return;
+    serving_t s = {server, m, me, mesh_arrived, &t};
+    while (!mesh_arrived(&t))
+        if (!(server && server->serve(server->arg)) && !serving_ready(&s))
+            watch(m, &s);
+}
+
+static void arrival_of(coll_arrival_t *a, const coll_header_t *desc, bool failed)
+{
+    a->failed = failed;
+    a->kind = desc->kind;
+    a->root = desc->root;
+    a->bytes = desc->bytes;
+    a->fused = desc->fused;
+    a->op_index = desc->op ? desc->op->index : -1;
+    a->op_fn = desc->op ? desc->op->fn : NULL;
+    a->op_fn_c = desc->op ? desc->op->fn_c : NULL;
+}
+
+/* same_call on two groups' arrivals. */
+static bool same_arrival(const coll_arrival_t *a, const coll_arrival_t *b)
+{
+    return !a->failed && !b->failed && a->kind == b->kind && a->root == b->root && a->bytes == b->bytes &&
+           a->fused == b->fused && a->op_index == b->op_index &&
+           (a->op_index != MPCRT_OP_USER || (a->op_fn == b->op_fn && a->op_fn_c == b->op_fn_c));
+}
+
+/* The top level of a mesh round, by group g's representative (its last member): stamps the group's
+ * arrival, waits for every other group's, and sets the group's verdict, doing the top work for the
+ * group when every group agrees. Every representative reads the same arrivals, so all reach the same
+ * verdict; the top work cannot fail then (its result buffer is reserved before the arrival, and a
+ * failure to reserve it is part of the arrival). */
+static void mesh_top(mpcrt_comm_t *comm, coll_meet_t *m, int me, int g, uint32_t gen,
+                     const coll_header_t *desc, bool group_ok, const coll_server_t *server)
+{
+    unsigned p = gen & 1;
+    coll_group_t *grp = &m->groups[g];
+    const coll_fused_t *fused = desc->fused;
+    if (group_ok && fused->top && !coll_buf_reserve(&grp->result[p], (size_t)desc->bytes))
+        group_ok = false;
+    coll_arrival_t *mine = &grp->arrival[p];
+    arrival_of(mine, desc, !group_ok);
+    /* release: the arrival line and the group's buffers, for the other representatives. */
+    atomic_store_explicit(&mine->gen, gen + 1, memory_order_release);
+    wake_watchers(m);
+    mesh_wait(m, me, p, gen + 1, server);
+    bool agree = true;
+    for (int h = 0; h < m->ngroups && agree; h++)
+        agree = same_arrival(mine, &m->groups[h].arrival[p]);
+    if (agree && fused->top && !fused->top(comm, m, g, p, desc)) {
+        /* The other groups went on with their results: this one cannot take the pull path alone. */
+        fprintf(stderr,
+                "mpcrt: rank %d: a collective's in-process work failed after its members agreed; "
+                "ending the job\n",
+                mpcrt_mpi_world_rank());
+        fflush(stderr);
+        _exit(1);
+    }
+    atomic_store_explicit(&grp->pull[p], !agree, memory_order_relaxed); /* read after the group's gate */
 }
 
 static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity,
                      const coll_server_t *server)
 {
     coll_meet_t *m = coll_meet_of(comm);
-    comm->contributions[me] = (void *)desc;
+    /* Written only when it changed: calls from one frame (a loop) then leave the line, which holds the
+     * other members' slots too, in every core's cache. */
+    if (comm->contributions[me] != desc)
+        comm->contributions[me] = (void *)desc;
     uint32_t gen = m->member[me].gen++;
     /* release: the descriptor above, for the members that serve as peers arrive. */
     atomic_store_explicit(&m->member[me].arrived, gen + 1, memory_order_release);
-    wake_watchers(m);
+    /* Only serving members watch for arrivals; a member that waits for the end of the round through the
+     * watchers is woken by whoever ends it (below, and in mesh_top). */
+    if (server)
+        wake_watchers(m);
     unsigned p = gen & 1;
     *parity = p;
     int g = m->group_of[me];
     coll_group_t *grp = &m->groups[g];
-    /* acq_rel: the last member acquires every member's descriptor and staged data (released by their own
-     * increments: a release sequence on the counter), and passes them on by its own increment above. */
-    if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
-        wait_gate(m, me, &grp->gate, gen + 1, server);
-        return !atomic_load_explicit(&m->pull[p], memory_order_relaxed); /* ordered by the gate */
+    if (grp->size > 1) {
+        /* acq_rel: the last member acquires every member's descriptor and staged data (released by their
+         * own increments: a release sequence on the counter), and passes them on by its own increment. */
+        if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
+            wait_gate(m, me, &grp->gate, gen + 1, server);
+            return !atomic_load_explicit(pull_flag(m, g, p), memory_order_relaxed); /* ordered by the gate */
+        }
+        /* Last of the group: nobody in it can arrive again before its gate opens below. */
+        atomic_store_explicit(&grp->arrived, 0, memory_order_relaxed);
     }
-    /* Last of the group: nobody in it can arrive again before its gate opens below. */
-    atomic_store_explicit(&grp->arrived, 0, memory_order_relaxed);
-    if (!group_work(comm, m, g, p, desc))
-        atomic_store_explicit(&m->pull[p], true, memory_order_relaxed); /* ordered by the increment */
-    if (atomic_fetch_add_explicit(&m->top_arrived, 1, memory_order_acq_rel) + 1 < m->ngroups) {
-        wait_gate(m, me, &m->top, gen + 1, server);
+    bool group_ok = group_work(comm, m, g, p, desc);
+    if (m->mesh) {
+        mesh_top(comm, m, me, g, gen, desc, group_ok, server);
     } else {
-        atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
-        if (!top_work(comm, m, p, desc))
-            atomic_store_explicit(&m->pull[p], true, memory_order_relaxed);
-        /* Everybody has left generation gen - 1's round: nobody reads the other parity's flag any more.
-         * Stored only when set: the members read the flag after every round, and a store would take the
-         * line from all of them each time. */
-        if (atomic_load_explicit(&m->pull[p ^ 1], memory_order_relaxed))
-            atomic_store_explicit(&m->pull[p ^ 1], false, memory_order_relaxed);
-        gate_open(&m->top, gen + 1);
+        if (!group_ok)
+            atomic_store_explicit(&m->pull[p], true, memory_order_relaxed); /* ordered by the increment */
+        if (atomic_fetch_add_explicit(&m->top_arrived, 1, memory_order_acq_rel) + 1 < m->ngroups) {
+            wait_gate(m, me, &m->top, gen + 1, server);
+        } else {
+            atomic_store_explicit(&m->top_arrived, 0, memory_order_relaxed);
+            if (!top_work(comm, m, g, p, desc))
+                atomic_store_explicit(&m->pull[p], true, memory_order_relaxed);
+            /* Everybody has left generation gen - 1's round: nobody reads the other parity's flag any
+             * more. Stored only when set: the members read the flag after every round, and a store
+             * would take the line from all of them each time. */
+            if (atomic_load_explicit(&m->pull[p ^ 1], memory_order_relaxed))
+                atomic_store_explicit(&m->pull[p ^ 1], false, memory_order_relaxed);
+            gate_open(&m->top, gen + 1);
+        }
     }
-    gate_open(&grp->gate, gen + 1);
-    wake_watchers(m); /* serving members of this group wait on the gate through the watchers */
-    return !atomic_load_explicit(&m->pull[p], memory_order_relaxed);
+    if (grp->size > 1)
+        gate_open(&grp->gate, gen + 1); /* a group of one has nobody at its gate */
+    /* Serving members wait on the gates through the watchers: this group's, and in a counted meeting the
+     * top gate, which only the last group opens. */
+    if (grp->size > 1 || !m->mesh)
+        wake_watchers(m);
+    return !atomic_load_explicit(pull_flag(m, g, p), memory_order_relaxed);
 }
 
 bool coll_meet(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsigned *parity)

@@ -39,6 +39,22 @@ typedef struct {
     size_t cap;
 } coll_buf_t;
 
+/* A group's arrival at a round of a mesh meeting (see coll_meet_t.mesh), one per generation parity: what
+ * the other groups' representatives need to agree with it, copied from its descriptor, since its members
+ * may leave before they have read it. Written by the group's representative before it stamps `gen`; the
+ * parity's next write is two rounds later, once every group arrived at the round between. */
+typedef struct {
+    alignas(64) _Atomic uint32_t gen; /* the round's generation + 1 once the group arrived there */
+    bool failed;                      /* the group's members disagree, or its work failed: everyone pulls */
+    uint32_t kind;
+    int root;
+    MPI_Count bytes;
+    const struct coll_fused *fused;
+    int op_index; /* -1: no operation */
+    MPI_User_function *op_fn;
+    MPI_User_function_c *op_fn_c;
+} coll_arrival_t;
+
 typedef struct {
     alignas(64) _Atomic int arrived;
     _Atomic int done;
@@ -48,6 +64,11 @@ typedef struct {
     /* Written by the group's last member of a generation (parity = generation % 2), read by everyone
      * after the release: a member can start generation k + 2 only once every member left generation k. */
     coll_buf_t buf[2];
+    /* Mesh meetings: the round's result as this group's representative computed it, and its verdict
+     * (true: every member pulls), read by the group's members after their gate. */
+    coll_buf_t result[2];
+    _Atomic bool pull[2];
+    coll_arrival_t arrival[2]; /* mesh meetings */
 } coll_group_t;
 
 typedef struct {
@@ -62,6 +83,12 @@ typedef struct coll_meet {
     /* Every group is a run of consecutive comm ranks and groups follow rank order: partial results of
      * groups combined in group order are in rank order (non-commutative reductions). */
     bool ordered;
+    /* Few groups, ordered: instead of a shared counter and a gate opened by the last group, each group's
+     * representative stamps its own arrival line and reads the others', then does the top work itself
+     * for its group (the same work, in the same order, as every other representative). Two groups then
+     * meet in about one line transfer each way, in parallel, instead of two increments of one line in
+     * turn and the gate's. */
+    bool mesh;
     int *group_of; /* by comm rank */
     int *members;  /* comm ranks, group by group */
     coll_group_t *groups;
@@ -83,7 +110,10 @@ typedef struct coll_meet {
  * the generation then takes the pull path. */
 typedef struct coll_fused {
     bool (*group)(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine);
-    bool (*top)(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine);
+    /* Writes coll_meet_result(m, g, parity) (g: the caller's group), reading only the groups' buffers
+     * when the meeting is a mesh (other groups' members may have left); in a mesh it must not fail
+     * once the result buffer holds mine->bytes (the meeting reserves it before the round). */
+    bool (*top)(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine);
 } coll_fused_t;
 
 /* Makes the communicator's meeting state (or takes the one a racing member installed first). */
@@ -95,6 +125,11 @@ static inline coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
     /* acquire: the state's fields as its maker wrote them. */
     coll_meet_t *m = atomic_load_explicit(&comm->coll_state, memory_order_acquire);
     return m ? m : coll_meet_make(comm);
+}
+/* Where the top work of a generation puts its result, for the members of group g. */
+static inline coll_buf_t *coll_meet_result(coll_meet_t *m, int g, unsigned parity)
+{
+    return m->mesh ? &m->groups[g].result[parity] : &m->result[parity];
 }
 /* The parity of the member's next round (its staging buffer before it arrives). */
 static inline unsigned coll_next_parity(const coll_meet_t *m, int me)

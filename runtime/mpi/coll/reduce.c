@@ -94,13 +94,14 @@ static bool reduce_group(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned par
     return coll_combine(d->red, &inputs, 0, d->base.count, &outputs, 0) == MPI_SUCCESS;
 }
 
-static bool reduce_top(mpcrt_comm_t *comm, coll_meet_t *m, unsigned parity, const coll_header_t *mine)
+static bool reduce_top(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine)
 {
     const fused_desc_t *d = (const fused_desc_t *)mine;
     MPI_Count bytes = d->base.bytes;
-    if (!coll_buf_reserve(&m->result[parity], (size_t)bytes))
+    coll_buf_t *result = coll_meet_result(m, g, parity);
+    if (!coll_buf_reserve(result, (size_t)bytes))
         return false;
-    coll_view_t out = coll_packed_view(m->result[parity].p, bytes);
+    coll_view_t out = coll_packed_view(result->p, bytes);
     coll_view_list_t outputs = {NULL, 0, &out, 1};
     if (!m->ordered) {
         coll_view_list_t inputs = COLL_MEMBERS(comm, m->n, input);
@@ -132,7 +133,9 @@ static int reduction(mpcrt_comm_t *comm, uint32_t kind, const void *sendbuf, voi
     unsigned parity;
     if (coll_meet(comm, me, &mine.base.header, &parity)) {
         if (root < 0 || me == root) {
-            coll_view_t from = coll_packed_view(coll_meet_of(comm)->result[parity].p, mine.base.bytes);
+            coll_meet_t *m = coll_meet_of(comm);
+            coll_view_t from =
+                coll_packed_view(coll_meet_result(m, m->group_of[me], parity)->p, mine.base.bytes);
             coll_copy_range(&from, 0, &mine.base.output, 0, mine.base.bytes);
         }
         coll_meet_done(comm, me, false);
