@@ -4,7 +4,9 @@
  * core's cache); the last member of a group to arrive represents it at the top; the last group to arrive
  * opens the top gate, and each representative opens its group's gate. Waiters park (32 ranks on a core
  * must let each other arrive). A round costs one atomic increment per member on its core's line, one per
- * group on the shared line and one cross-core wake-up per group.
+ * group on the shared line and one cross-core wake-up per group. With few groups in rank order (a mesh,
+ * coll_meet_t.mesh) the top level is flags instead: each representative stamps its group's line and reads
+ * the others'.
  *
  * Each collective call is one round followed by a done phase:
  * - fused collectives (small messages, fused.c) attach work to the round: the last member of a group
