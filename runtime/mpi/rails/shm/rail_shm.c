@@ -260,7 +260,7 @@ static int shm_send(int proc, const void *header, size_t header_bytes, const voi
     return 0;
 }
 
-static int drain_locked(mpcrt_rail_deliver_fn deliver);
+static int drain_locked(mpcrt_rail_deliver_fn deliver, uint64_t most);
 
 static int shm_poll(mpcrt_rail_deliver_fn deliver)
 {
@@ -274,16 +274,19 @@ static int shm_poll(mpcrt_rail_deliver_fn deliver)
      * non-overtaking order; other threads go on with other work. */
     if (atomic_exchange_explicit(&poll_lock, 1, memory_order_acquire))
         return 0;
-    int handled = drain_locked(deliver);
+    /* At most one lap: a poll that went on while producers kept the queue filled took in a whole stream as
+     * unexpected messages before the receiver matched any (a sender of 8-byte messages that keeps ahead:
+     * 0.8 us per message, in allocations of the unbounded backlog, instead of 0.04 in step). */
+    int handled = drain_locked(deliver, mine->ncells);
     atomic_store_explicit(&poll_lock, 0, memory_order_release);
     return handled;
 }
 
-/* Hands every packet in our queue to deliver (poll lock held). */
-static int drain_locked(mpcrt_rail_deliver_fn deliver)
+/* Hands the packets in our queue to deliver, at most `most` of them (poll lock held). */
+static int drain_locked(mpcrt_rail_deliver_fn deliver, uint64_t most)
 {
     int handled = 0;
-    for (;;) {
+    for (uint64_t n = 0; n < most; n++) {
         uint64_t pos = atomic_load_explicit(&mine->head, memory_order_relaxed);
         cell_t *cell = cell_at(mine, pos);
         /* acquire: pairs with the producer's release of the filled cell. */
@@ -320,10 +323,10 @@ static void shm_watch(mpcrt_rail_deliver_fn deliver)
             continue;
         for (int i = 0; i < n; i++)
             if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-                drain_locked(deliver);
-                /* Packets it wrote before dying are still in our queue: hand them over first, so that
-                 * what it completed (a FIN, an eager message) is not failed. The handler runs under
-                 * the poll lock, like a delivery. */
+                drain_locked(deliver, mine ? mine->ncells : 0);
+                /* Packets it wrote before dying are still in our queue (one lap at most): hand them over
+                 * first, so that what it completed (a FIN, an eager message) is not failed. The handler
+                 * runs under the poll lock, like a delivery. */
                 close(peers[procs[i]].pidfd);
                 peers[procs[i]].pidfd = -1;
                 mpcrt_rails_report_lost(procs[i]);
