@@ -21,7 +21,13 @@ enum {
     TAG_REDUCE,
     TAG_REDUCE_SCATTER,
     TAG_SCAN,
+    TAG_ALLREDUCE,
 };
+
+/* Largest allreduce done by recursive doubling (one exchange of the whole vector per step, log2 n
+ * steps) rather than a reduction to rank 0 and a broadcast (two latencies, the root's link carrying
+ * n - 1 vectors). */
+#define DOUBLING_BYTES (16 * 1024)
 
 /* result = in[0] op ... op in[n - 1] (rank order), instances [0, count), into *output. */
 static int combine(const mpcrt_coll_reduction_t *red, const coll_view_t *inputs, int n, MPI_Count count,
@@ -244,9 +250,49 @@ int mpcrt_coll_procs_reduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvb
     return reduce_at_root(comm, &input, &output, count, red, TAG_REDUCE);
 }
 
+/* Recursive doubling on a power-of-two number of members: at step k a member exchanges its partial result
+ * (the reduction of a block of 2^k consecutive ranks) with the member whose block is adjacent, and both
+ * combine the two blocks in rank order, so they hold the same bits and non-commutative operations stay
+ * right. Partials travel packed. */
+static int allreduce_doubling(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
+                              const mpcrt_coll_reduction_t *red)
+{
+    int n = mpcrt_comm_size(comm), me = mpcrt_comm_rank(comm);
+    MPI_Count bytes = count * red->dt->size;
+    char *scratch = malloc((size_t)(3 * bytes) + 1);
+    if (!scratch)
+        return MPI_ERR_NO_MEM;
+    char *acc = scratch, *peer = scratch + bytes, *next = scratch + 2 * bytes;
+    coll_view_t input = {(void *)(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf), red->dt, count};
+    coll_view_t accv = coll_packed_view(acc, bytes);
+    int rc = coll_copy(&input, &accv);
+    for (int mask = 1; mask < n && rc == MPI_SUCCESS; mask <<= 1) {
+        int partner = me ^ mask;
+        rc = mpcrt_p2p_sendrecv(comm, TAG_ALLREDUCE, acc, bytes, bytes_type(), partner, peer, bytes,
+                                bytes_type(), partner);
+        if (rc != MPI_SUCCESS)
+            break;
+        coll_view_t mine = coll_packed_view(acc, bytes), theirs = coll_packed_view(peer, bytes);
+        coll_view_t in_order[2] = {partner < me ? theirs : mine, partner < me ? mine : theirs};
+        coll_view_t out = coll_packed_view(next, bytes);
+        rc = combine(red, in_order, 2, count, &out);
+        char *old = acc; /* the result becomes the partial; the old partial's space takes the next one */
+        acc = next;
+        next = old;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_copy(&(coll_view_t){acc, mpcrt_datatype_get(MPI_BYTE), bytes},
+                       &(coll_view_t){recvbuf, red->dt, count});
+    free(scratch);
+    return rc;
+}
+
 int mpcrt_coll_procs_allreduce(mpcrt_comm_t *comm, const void *sendbuf, void *recvbuf, MPI_Count count,
                                const mpcrt_coll_reduction_t *red)
 {
+    int n = mpcrt_comm_size(comm);
+    if (count > 0 && (n & (n - 1)) == 0 && count * red->dt->size <= DOUBLING_BYTES)
+        return allreduce_doubling(comm, sendbuf, recvbuf, count, red);
     int rc = mpcrt_coll_procs_reduce(comm, sendbuf, recvbuf, count, red, 0);
     int brc = mpcrt_coll_procs_bcast(comm, recvbuf, count, red->dt, 0);
     return first_error(rc, brc);
