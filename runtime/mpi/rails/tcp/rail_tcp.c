@@ -386,11 +386,15 @@ static int tcp_send(int proc, const void *header, size_t header_bytes, const voi
 
 /* Reads what a connection has and hands every complete packet to deliver; *ended when the peer closed it
  * or it broke (every complete packet before that was delivered). */
+/* Packets one poll takes from a peer at most: a sender that keeps the socket filled would otherwise keep
+ * the poll reading, and the receiver take the whole stream in as unexpected messages (see rail_shm.c). */
+#define DRAIN_PACKETS 256
+
 static int drain(peer_t *p, mpcrt_rail_deliver_fn deliver, bool *ended)
 {
     int handled = 0;
     *ended = false;
-    for (;;) {
+    while (handled < DRAIN_PACKETS) {
         if (p->in_cap - p->in_len < 16384) {
             size_t cap = p->in_cap ? p->in_cap * 2 : 65536 + MAX_PACKET;
             char *grown = realloc(p->in, cap);
