@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ gates */
@@ -91,7 +92,8 @@ static void meet_free(void *state)
     for (int g = 0; g < m->ngroups; g++)
         for (int p = 0; p < 2; p++) {
             free(m->groups[g].buf[p].p);
-            free(m->groups[g].result[p].p);
+            if (m->mesh_groups)
+                free(m->mesh_groups[g].result[p].p);
         }
     for (int r = 0; r < m->n; r++)
         for (int p = 0; p < 2; p++)
@@ -101,6 +103,7 @@ static void meet_free(void *state)
     free(m->group_of);
     free(m->members);
     free(m->groups);
+    free(m->mesh_groups);
     free(m->member);
     free(m);
 }
@@ -151,11 +154,18 @@ static coll_meet_t *meet_create(const mpcrt_comm_t *comm)
     }
     for (int r = 0; r < n; r++) {
         coll_group_t *grp = &m->groups[m->group_of[r]];
+        m->member[r].alone = grp->size == 1;
         int slot = grp->first + count[m->group_of[r]]++;
         m->members[slot] = r;
         m->ordered &= slot == r; /* groups in rank order, each a run of consecutive ranks */
     }
     m->mesh = m->ordered && m->ngroups >= 2 && m->ngroups <= MESH_GROUPS;
+    if (m->mesh) {
+        size_t bytes = (sizeof(coll_mesh_group_t) * (size_t)m->ngroups + 63) / 64 * 64;
+        if (!(m->mesh_groups = aligned_alloc(64, bytes)))
+            goto fail;
+        memset(m->mesh_groups, 0, bytes);
+    }
     free(vp_of_group);
     free(count);
     return m;
@@ -223,7 +233,7 @@ static bool top_work(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity,
 /* The flag that says whether group g's members pull after the round of this parity. */
 static _Atomic bool *pull_flag(coll_meet_t *m, int g, unsigned parity)
 {
-    return m->mesh ? &m->groups[g].pull[parity] : &m->pull[parity];
+    return m->mesh ? &m->mesh_groups[g].pull[parity] : &m->pull[parity];
 }
 
 /* What a watching member waits for: the round is over (over(over_arg)), or, serving, a peer it has not
@@ -330,7 +340,8 @@ static bool mesh_arrived(void *arg)
     const mesh_target_t *t = arg;
     for (int h = 0; h < t->m->ngroups; h++) {
         /* acquire: the group's arrival line and the buffers its work filled. */
-        uint32_t gen = atomic_load_explicit(&t->m->groups[h].arrival[t->parity].gen, memory_order_acquire);
+        uint32_t gen =
+            atomic_load_explicit(&t->m->mesh_groups[h].arrival[t->parity].gen, memory_order_acquire);
         if ((int32_t)(gen - t->target) < 0)
             return false;
     }
@@ -379,7 +390,7 @@ static void mesh_top(mpcrt_comm_t *comm, coll_meet_t *m, int me, int g, uint32_t
                      const coll_header_t *desc, bool group_ok, const coll_server_t *server)
 {
     unsigned p = gen & 1;
-    coll_group_t *grp = &m->groups[g];
+    coll_mesh_group_t *grp = &m->mesh_groups[g];
     const coll_fused_t *fused = desc->fused;
     if (group_ok && fused->top && !coll_buf_reserve(&grp->result[p], (size_t)desc->bytes))
         group_ok = false;
@@ -391,7 +402,7 @@ static void mesh_top(mpcrt_comm_t *comm, coll_meet_t *m, int me, int g, uint32_t
     mesh_wait(m, me, p, gen + 1, server);
     bool agree = true;
     for (int h = 0; h < m->ngroups && agree; h++)
-        agree = same_arrival(mine, &m->groups[h].arrival[p]);
+        agree = same_arrival(mine, &m->mesh_groups[h].arrival[p]);
     if (agree && fused->top && !fused->top(comm, m, g, p, desc)) {
         /* The other groups went on with their results: this one cannot take the pull path alone. */
         fprintf(stderr,
@@ -423,7 +434,8 @@ static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsi
     *parity = p;
     int g = m->group_of[me];
     coll_group_t *grp = &m->groups[g];
-    if (grp->size > 1) {
+    bool alone = m->member[me].alone;
+    if (!alone) {
         /* acq_rel: the last member acquires every member's descriptor and staged data (released by their
          * own increments: a release sequence on the counter), and passes them on by its own increment. */
         if (atomic_fetch_add_explicit(&grp->arrived, 1, memory_order_acq_rel) + 1 < grp->size) {
@@ -453,11 +465,11 @@ static bool round_of(mpcrt_comm_t *comm, int me, const coll_header_t *desc, unsi
             gate_open(&m->top, gen + 1);
         }
     }
-    if (grp->size > 1)
+    if (!alone)
         gate_open(&grp->gate, gen + 1); /* a group of one has nobody at its gate */
     /* Serving members wait on the gates through the watchers: this group's, and in a counted meeting the
      * top gate, which only the last group opens. */
-    if (grp->size > 1 || !m->mesh)
+    if (!alone || !m->mesh)
         wake_watchers(m);
     return !atomic_load_explicit(pull_flag(m, g, p), memory_order_relaxed);
 }

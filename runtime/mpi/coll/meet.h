@@ -64,17 +64,25 @@ typedef struct {
     int first; /* index into coll_meet_t.members of the group's first member */
     coll_gate_t gate;
     /* Written by the group's last member of a generation (parity = generation % 2), read by everyone
-     * after the release: a member can start generation k + 2 only once every member left generation k. */
-    coll_buf_t buf[2];
-    /* Mesh meetings: the round's result as this group's representative computed it, and its verdict
-     * (true: every member pulls), read by the group's members after their gate. */
+     * after the release: a member can start generation k + 2 only once every member left generation k.
+     * A line of their own: the other groups' members read them while this group's arrive on `arrived`. */
+    alignas(64) coll_buf_t buf[2];
+} coll_group_t;
+
+/* What a group of a mesh meeting has besides its coll_group_t (which stays one line: its members' counter,
+ * gate and buffers): its arrival lines, and the round's result as its representative computed it with its
+ * verdict (true: every member pulls), read by the group's members after their gate. */
+typedef struct {
+    coll_arrival_t arrival[2];
     coll_buf_t result[2];
     _Atomic bool pull[2];
-    coll_arrival_t arrival[2]; /* mesh meetings */
-} coll_group_t;
+} coll_mesh_group_t;
 
 typedef struct {
     alignas(64) uint32_t gen; /* rounds this member took part in */
+    /* Its group has no other member: no counter, no gate. Here rather than read from the group's line,
+     * whose counter the members take exclusively: a read first made that two transfers. */
+    bool alone;
     _Atomic uint32_t arrived; /* gen + 1 once it published its descriptor for round gen */
     coll_buf_t stage[2];      /* written by this member before it arrives, read by the others after */
     MPI_Count staged[2];      /* bytes in stage */
@@ -91,8 +99,9 @@ typedef struct coll_meet {
      * meet in about one line transfer each way, in parallel, instead of two increments of one line in
      * turn and the gate's. */
     bool mesh;
-    int *group_of; /* by comm rank */
-    int *members;  /* comm ranks, group by group */
+    coll_mesh_group_t *mesh_groups; /* by group, when mesh */
+    int *group_of;                  /* by comm rank */
+    int *members;                   /* comm ranks, group by group */
     coll_group_t *groups;
     coll_member_t *member;
     alignas(64) _Atomic int top_arrived;
@@ -131,7 +140,7 @@ static inline coll_meet_t *coll_meet_of(mpcrt_comm_t *comm)
 /* Where the top work of a generation puts its result, for the members of group g. */
 static inline coll_buf_t *coll_meet_result(coll_meet_t *m, int g, unsigned parity)
 {
-    return m->mesh ? &m->groups[g].result[parity] : &m->result[parity];
+    return m->mesh ? &m->mesh_groups[g].result[parity] : &m->result[parity];
 }
 /* The parity of the member's next round (its staging buffer before it arrives). */
 static inline unsigned coll_next_parity(const coll_meet_t *m, int me)
