@@ -94,14 +94,27 @@ static bool reduce_group(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned par
     return coll_combine(d->red, &inputs, 0, d->base.count, &outputs, 0) == MPI_SUCCESS;
 }
 
+/* In a mesh, whether the top work of group g writes straight into its member's output: the group is that
+ * member alone, which runs the work (its input is in the group's buffer already, so in place is fine). */
+static bool result_direct(const coll_meet_t *m, int g)
+{
+    return m->mesh && m->groups[g].size == 1;
+}
+
 static bool reduce_top(mpcrt_comm_t *comm, coll_meet_t *m, int g, unsigned parity, const coll_header_t *mine)
 {
     const fused_desc_t *d = (const fused_desc_t *)mine;
     MPI_Count bytes = d->base.bytes;
-    coll_buf_t *result = coll_meet_result(m, g, parity);
-    if (!coll_buf_reserve(result, (size_t)bytes))
-        return false;
-    coll_view_t out = coll_packed_view(result->p, bytes);
+    int root = d->base.header.root;
+    if (m->mesh && root >= 0 && m->group_of[root] != g)
+        return true; /* a reduce whose root is in another group: nothing for this one */
+    coll_view_t out = d->base.output;
+    if (!result_direct(m, g)) {
+        coll_buf_t *result = coll_meet_result(m, g, parity);
+        if (!coll_buf_reserve(result, (size_t)bytes))
+            return false;
+        out = coll_packed_view(result->p, bytes);
+    }
     coll_view_list_t outputs = {NULL, 0, &out, 1};
     if (!m->ordered) {
         coll_view_list_t inputs = COLL_MEMBERS(comm, m->n, input);
@@ -132,8 +145,8 @@ static int reduction(mpcrt_comm_t *comm, uint32_t kind, const void *sendbuf, voi
         mine.base.header.fused = &fused_reduce;
     unsigned parity;
     if (coll_meet(comm, me, &mine.base.header, &parity)) {
-        if (root < 0 || me == root) {
-            coll_meet_t *m = coll_meet_of(comm);
+        coll_meet_t *m = coll_meet_of(comm);
+        if ((root < 0 || me == root) && !result_direct(m, m->group_of[me])) {
             coll_view_t from =
                 coll_packed_view(coll_meet_result(m, m->group_of[me], parity)->p, mine.base.bytes);
             coll_copy_range(&from, 0, &mine.base.output, 0, mine.base.bytes);
