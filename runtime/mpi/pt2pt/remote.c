@@ -242,6 +242,21 @@ static void out(int proc, const packet_t *pkt, const void *payload, size_t paylo
     out_to(proc, pkt, payload, payload_bytes, true, NULL);
 }
 
+/* Frees a list of packets taken out of an outbox (outside its lock): their sends complete, or fail when
+ * the packets were dropped for a lost peer. */
+static void release_pending(pending_t *list, bool dropped)
+{
+    while (list) {
+        pending_t *p = list;
+        list = p->next;
+        if (p->send && dropped)
+            fail_request(p->send);
+        else if (p->send)
+            mpcrt_request_complete(p->send);
+        free(p);
+    }
+}
+
 static int drain_outboxes(void)
 {
     int sent = 0;
@@ -272,13 +287,7 @@ static int drain_outboxes(void)
             atomic_fetch_sub_explicit(&pending_count, 1, memory_order_relaxed);
         }
         mpcrt_spin_unlock(&box->lock);
-        while (done) {
-            pending_t *p = done;
-            done = p->next;
-            if (p->send)
-                mpcrt_request_complete(p->send);
-            free(p);
-        }
+        release_pending(done, false);
     }
     return sent;
 }
@@ -409,13 +418,7 @@ static void peer_lost(int proc)
         atomic_fetch_sub_explicit(&pending_count, 1, memory_order_relaxed);
     box->head = box->tail = NULL;
     mpcrt_spin_unlock(&box->lock);
-    while (dropped) {
-        pending_t *p = dropped;
-        dropped = p->next;
-        if (p->send)
-            fail_request(p->send);
-        free(p);
-    }
+    release_pending(dropped, true);
 
     /* Pushes to it stop (their records are among the tracked sends failed below). continue_pushes sends
      * under this lock, so none is reading a record once we hold it. */
