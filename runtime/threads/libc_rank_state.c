@@ -23,9 +23,9 @@ typedef struct {
     char random_state[128];
     struct drand48_data drand;
     char *strtok_next; /* where the rank's strtok goes on; not locked: strtok is not thread-safe in libc */
-} rank_generators_t;
+} rank_libc_state_t;
 
-static _Atomic(rank_generators_t *) *per_rank; /* one slot per local rank */
+static _Atomic(rank_libc_state_t *) *per_rank; /* one slot per local rank */
 static int nslots;                             /* 0: the calls go to libc */
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
@@ -36,23 +36,23 @@ static void make_table(void)
         nslots = local;
 }
 
-/* This rank's generators, created on first use; NULL when the call should go to libc (outside a rank, one
+/* This rank's state, created on first use; NULL when the call should go to libc (outside a rank, one
  * rank per process, no memory). */
-static rank_generators_t *generators(void)
+static rank_libc_state_t *rank_state(void)
 {
     pthread_once(&table_once, make_table);
     int n = nslots;
     int local = mpcrt_self_rank() - mpcrt_job_first_rank();
     if (n <= 0 || local < 0 || local >= n)
         return NULL;
-    rank_generators_t *g = atomic_load_explicit(&per_rank[local], memory_order_acquire);
+    rank_libc_state_t *g = atomic_load_explicit(&per_rank[local], memory_order_acquire);
     if (g)
         return g;
     g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
     initstate_r(1, g->random_state, sizeof g->random_state, &g->random);
-    rank_generators_t *none = NULL;
+    rank_libc_state_t *none = NULL;
     if (!atomic_compare_exchange_strong_explicit(&per_rank[local], &none, g, memory_order_acq_rel,
                                                  memory_order_acquire)) {
         free(g); /* another thread of the rank made it first */
@@ -70,7 +70,7 @@ static void *libc_fn(const char *name)
 
 int rand(void)
 {
-    rank_generators_t *g = generators();
+    rank_libc_state_t *g = rank_state();
     if (!g)
         return LIBC(int (*)(void), rand)();
     int32_t value;
@@ -87,7 +87,7 @@ long random(void)
 
 void srandom(unsigned seed)
 {
-    rank_generators_t *g = generators();
+    rank_libc_state_t *g = rank_state();
     if (!g) {
         LIBC(void (*)(unsigned), srandom)(seed);
         return;
@@ -105,7 +105,7 @@ void srand(unsigned seed)
 /* The drand48 family: one locked call of the _r form on the rank's data, or libc's. */
 #define DRAND48_CALL(result, call_r, libc_call)                                                              \
     do {                                                                                                     \
-        rank_generators_t *g = generators();                                                                 \
+        rank_libc_state_t *g = rank_state();                                                                 \
         if (!g)                                                                                              \
             return libc_call;                                                                                \
         mpcrt_spin_lock(&g->lock);                                                                           \
@@ -134,7 +134,7 @@ long mrand48(void)
 
 void srand48(long seed)
 {
-    rank_generators_t *g = generators();
+    rank_libc_state_t *g = rank_state();
     if (!g) {
         LIBC(void (*)(long), srand48)(seed);
         return;
@@ -146,7 +146,7 @@ void srand48(long seed)
 
 unsigned short *seed48(unsigned short seed[3])
 {
-    rank_generators_t *g = generators();
+    rank_libc_state_t *g = rank_state();
     if (!g)
         return LIBC(unsigned short *(*)(unsigned short *), seed48)(seed);
     mpcrt_spin_lock(&g->lock);
@@ -157,7 +157,7 @@ unsigned short *seed48(unsigned short seed[3])
 
 char *strtok(char *str, const char *delim)
 {
-    rank_generators_t *g = generators();
+    rank_libc_state_t *g = rank_state();
     if (!g)
         return LIBC(char *(*)(char *, const char *), strtok)(str, delim);
     return strtok_r(str, delim, &g->strtok_next);

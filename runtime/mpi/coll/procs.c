@@ -281,8 +281,7 @@ static int allreduce_doubling(mpcrt_comm_t *comm, const void *sendbuf, void *rec
         next = old;
     }
     if (rc == MPI_SUCCESS)
-        rc = coll_copy(&(coll_view_t){acc, mpcrt_datatype_get(MPI_BYTE), bytes},
-                       &(coll_view_t){recvbuf, red->dt, count});
+        rc = coll_copy(&(coll_view_t){acc, bytes_type(), bytes}, &(coll_view_t){recvbuf, red->dt, count});
     free(scratch);
     return rc;
 }

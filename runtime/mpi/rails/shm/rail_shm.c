@@ -323,7 +323,7 @@ static void shm_watch(mpcrt_rail_deliver_fn deliver)
             continue;
         for (int i = 0; i < n; i++)
             if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-                drain_locked(deliver, mine ? mine->ncells : 0);
+                drain_locked(deliver, mine->ncells);
                 /* Packets it wrote before dying are still in our queue (one lap at most): hand them over
                  * first, so that what it completed (a FIN, an eager message) is not failed. The handler
                  * runs under the poll lock, like a delivery. */
