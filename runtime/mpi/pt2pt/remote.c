@@ -505,8 +505,13 @@ int mpcrt_remote_send(mpcrt_request_t *send, int dst_world, int me)
     }
     if (send->mode != MPCRT_SEND_SYNC && bytes <= max_payload) {
         pkt.kind = PKT_EAGER;
-        out_to(proc, &pkt, data, bytes, true, send); /* completes the send, at once or once sent */
+        /* A buffered send is local (MPI 4.0 section 3.4): the packet holds its copy, so it completes now,
+         * however full the queue; the others complete once their packet is in the rail. */
+        bool buffered = send->mode == MPCRT_SEND_BUFFERED;
+        out_to(proc, &pkt, data, bytes, true, buffered ? NULL : send);
         free(packed);
+        if (buffered)
+            mpcrt_request_complete(send);
         return MPI_SUCCESS;
     }
     rndv_send_t *r = malloc(sizeof *r);
