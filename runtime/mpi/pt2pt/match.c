@@ -1,6 +1,7 @@
 /* Per-receiver matching and the same-process protocols (see pt2pt.h). Lock order: one receiver's match
  * lock at a time, never held while copying user data or waking anyone. */
 #include "pt2pt.h"
+#include "stream_ring.h"
 #include "../core/list.h"
 #include "../core/vpcache.h"
 #include "../rails/rail.h"
@@ -23,8 +24,7 @@ typedef struct message {
     mpcrt_request_t *send;       /* descriptor of a large or synchronous send; NULL: the data is in `data` */
     mpcrt_remote_rts_t *remote;  /* rendezvous request from another process (its data stays there) */
     bool cell;                   /* from the per-VP cell cache (small eager messages), else from malloc */
-    uint32_t context;            /* while in the inbox (no bin yet) */
-    struct message *inbox_next;  /* in the inbox, then in a drain's list of deliveries */
+    struct message *inbox_next;  /* in a drain's list of deliveries */
     mpcrt_request_t *drained_to; /* a drain matched it with this posted receive: delivered after the lock */
     char data[];
 } message_t;
@@ -67,11 +67,15 @@ struct mpcrt_match {
     ctxq_t **ctxs;
     size_t ctx_buckets, nctxs;
     size_t nposted; /* posted receives, in every queue */
-    /* Thread mode's small-message streams: while `streaming`, senders of this process push their eager
-     * cells on `inbox` (one CAS) instead of taking the lock, which a sender and its receiver on two cores
-     * took three times per message between them, and the receiver matches them when it drains the inbox.
-     * Whoever takes the lock to match drains the inbox first (in arrival order), so a sender's messages
-     * keep their order.
+    /* Receives a drain matched with ring records (copied under the lock), completed by whoever unlocks
+     * (unlock_deliver): completing wakes, which the lock never covers. Linked through `next`. */
+    mpcrt_request_t *ring_done;
+    /* Thread mode's small-message streams: while `streaming`, senders of this process write small
+     * messages into a ring per sending rank (`rings`, stream_ring.h) instead of taking the lock, which a
+     * sender and its receiver on two cores took three times per message between them, and the receiver
+     * matches them when it drains the inbox (its rings). Whoever takes the lock to match drains the inbox
+     * first, so a sender's messages keep their order (a sender whose ring is full takes the lock, which
+     * drains its ring first).
      * `streaming` is set by a small message that found no receive posted at all (so nobody can be waiting
      * for one). From then on the receiving rank drains: in every MPI call that takes its lock, in its
      * progress hook (so in every wait and test), and before any of its ULTs parks (mpcrt_match_park:
@@ -82,16 +86,28 @@ struct mpcrt_match {
      * depend on the rank calling MPI), one posted from a kernel thread, and every posting when the
      * hooks are not installed (one rank per process). A sender that pushed reads `streaming` again and
      * drains itself if it was cleared meanwhile: with the clear-then-drain this is a Dekker pair, so either
-     * the clearer's drain or the pusher's sees each message. Own lines: the flag is read by every sender
-     * and rarely written; the inbox is written by them. */
+     * the clearer's drain or the pusher's sees each message. Own lines: the flag and the ring table are
+     * read by every sender and rarely written; the bell is written by them. */
     _Alignas(64) _Atomic bool streaming;
-    _Alignas(64) _Atomic(message_t *) inbox;
+    mpcrt_ring_t *_Atomic *_Atomic rings; /* by the sender's local rank index; made at the first push */
+    mpcrt_ring_t *_Atomic ring_list;      /* every ring made, for the drains (push-only) */
+    _Atomic unsigned nrings;              /* on ring_list */
+    /* With more than RINGS_UNBELLED rings: set by a sender after it published a record, cleared by the
+     * drain (an exchange) before it reads the rings, so that a drain does not look at every ring, and one
+     * that finds the bell clear looks at none. A sender that read the bell set before the drain's exchange
+     * published before it, so the drain sees its record. With fewer rings every drain looks at each (one
+     * line each, where the record is): a bell set and cleared around every message moved one more line
+     * each way (8 B windows across two cores, 0.064 us per message with it). */
+    _Alignas(64) _Atomic bool bell;
 };
+
+enum { RINGS_UNBELLED = 2 };
 
 static MPI_Count eager_limit = -1;
 /* The most bytes a message in an eager cell holds: the largest message the streams take (struct
  * mpcrt_match), and the largest queued in a cell rather than malloc'd memory (alloc_message). */
 #define CELL_DATA_BYTES (MPCRT_VPCACHE_CELL_BYTES - sizeof(message_t))
+_Static_assert(CELL_DATA_BYTES <= MPCRT_RING_MAX_PAYLOAD, "every message the streams take fits a ring record");
 /* The progress and park hooks that drain a rank's inbox are installed (mpcrt_match_install_hooks). */
 static bool rank_drains;
 
@@ -380,7 +396,9 @@ static inline bool transfer_inline(const void *sbuf, const mpcrt_datatype_t *sdt
     return true;
 }
 
-static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+/* Writes a matched receive's status (the sender's rank, tag, truncation, count): finish_recv without the
+ * completion. */
+static inline void set_recv_status(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
 {
     recv->status.MPI_SOURCE = source;
     recv->status.MPI_TAG = tag;
@@ -389,6 +407,11 @@ static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_C
      * here was matched, and MPI_Cancel takes back only receives that were not. */
     recv->status.count_lo = (int)(unsigned)(copied & 0xffffffff);
     recv->status.count_hi_and_cancelled = (int)((unsigned)(copied >> 32) << 1);
+}
+
+static inline void finish_recv(mpcrt_request_t *recv, int source, int tag, MPI_Count sent, MPI_Count copied)
+{
+    set_recv_status(recv, source, tag, sent, copied);
     mpcrt_request_complete(recv);
 }
 
@@ -465,6 +488,7 @@ typedef struct {
     uint32_t context;
     int me, tag;
     mpcrt_request_t *send;
+    const mpcrt_comm_t *comm; /* me is a rank of its (local) group */
 } local_send_t;
 
 static inline void describe_message(message_t *msg, bin_t *bin, const local_send_t *s, MPI_Count bytes,
@@ -476,7 +500,6 @@ static inline void describe_message(message_t *msg, bin_t *bin, const local_send
     msg->bytes = bytes;
     msg->send = eager ? NULL : s->send;
     msg->remote = NULL;
-    msg->context = s->context;
 }
 
 static void enqueue_unexpected(bin_t *bin, message_t *msg)
@@ -485,39 +508,75 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
     MPCRT_LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
-/* Moves what the inbox holds into the queues, oldest first (with m's lock held): each message meets a
- * posted receive it matches (put on the list of deliveries, returned, for deliver_drained once the lock is
- * free) or waits as an unexpected message. The list goes in and out by value, not through a pointer: the
- * latency path's callers then keep it in a register (usually NULL), not in their frame. */
+/* One ring record, with m's lock held: into the posted receive it matches (copied now; the receive joins
+ * m->ring_done), or into an eager cell queued as an unexpected message. */
+static void drain_record(mpcrt_match_t *m, mpcrt_ring_rec_t *rec)
+{
+    MPI_Count bytes = rec->bytes;
+    mpcrt_request_t *recv = take_posted(m, rec->context, rec->source, rec->tag);
+    if (recv) {
+        MPI_Count capacity = recv->count * recv->datatype->size;
+        MPI_Count copied = bytes < capacity ? bytes : capacity;
+        if (copied > 0)
+            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, mpcrt_ring_payload(rec));
+        set_recv_status(recv, rec->source, rec->tag, bytes, copied);
+        recv->next = m->ring_done;
+        m->ring_done = recv;
+        return;
+    }
+    message_t *msg = alloc_message((size_t)bytes);
+    bin_t *bin = msg ? find_bin(m, rec->context, rec->source, true) : NULL;
+    if (!bin) {
+        mpcrt_spin_unlock(&m->lock);
+        fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", rec->source);
+        abort();
+    }
+    memcpy(msg->data, mpcrt_ring_payload(rec), (size_t)bytes);
+    msg->bin = bin;
+    msg->source = rec->source;
+    msg->tag = rec->tag;
+    msg->bytes = bytes;
+    msg->send = NULL;
+    msg->remote = NULL;
+    enqueue_unexpected(bin, msg);
+}
+
+/* Moves what the rings hold into the queues, each ring oldest first (with m's lock held): each message
+ * meets a posted receive it matches or waits as an unexpected message. Returns `deliveries` (the list of
+ * matched messages the callers deliver once the lock is free; ring records add none, see m->ring_done):
+ * the list goes in and out by value, not through a pointer, so the latency path's callers keep it in a
+ * register (usually NULL), not in their frame. */
 static message_t *drain_inbox_locked(mpcrt_match_t *m, message_t *deliveries)
 {
-    /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match). */
-    message_t *taken = atomic_exchange_explicit(&m->inbox, NULL, memory_order_seq_cst);
-    MPCRT_LIFO_REVERSE(taken, inbox_next);
-    for (message_t *msg = taken, *next; msg; msg = next) {
-        next = msg->inbox_next;
-        mpcrt_request_t *recv = take_posted(m, msg->context, msg->source, msg->tag);
-        if (recv) {
-            msg->drained_to = recv;
-            msg->inbox_next = deliveries;
-            deliveries = msg;
-            continue;
+    /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match), and
+     * before the rings' stamps are read (see `bell`). A fence when the bell is not in use. */
+    if (atomic_load_explicit(&m->nrings, memory_order_relaxed) > RINGS_UNBELLED)
+        atomic_exchange_explicit(&m->bell, false, memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+    for (mpcrt_ring_t *r = atomic_load_explicit(&m->ring_list, memory_order_acquire); r; r = r->next)
+        for (mpcrt_ring_rec_t *rec; (rec = mpcrt_ring_peek(r));) {
+            drain_record(m, rec);
+            mpcrt_ring_pop(r, rec);
         }
-        bin_t *bin = find_bin(m, msg->context, msg->source, true);
-        if (!bin) {
-            mpcrt_spin_unlock(&m->lock);
-            fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", msg->source);
-            abort();
-        }
-        msg->bin = bin;
-        enqueue_unexpected(bin, msg);
-    }
     return deliveries;
+}
+
+/* Whether the rings may hold records, with m's lock held (the rings' heads are exact only then). */
+static inline bool inbox_busy(mpcrt_match_t *m)
+{
+    unsigned n = atomic_load_explicit(&m->nrings, memory_order_relaxed);
+    if (n > RINGS_UNBELLED)
+        return atomic_load_explicit(&m->bell, memory_order_relaxed);
+    for (mpcrt_ring_t *r = n ? atomic_load_explicit(&m->ring_list, memory_order_acquire) : NULL; r; r = r->next)
+        if (mpcrt_ring_ready(r))
+            return true;
+    return false;
 }
 
 static inline message_t *drain_inbox_if_any(mpcrt_match_t *m)
 {
-    return atomic_load_explicit(&m->inbox, memory_order_relaxed) ? drain_inbox_locked(m, NULL) : NULL;
+    return inbox_busy(m) ? drain_inbox_locked(m, NULL) : NULL;
 }
 
 static void deliver_drained(message_t *deliveries)
@@ -528,27 +587,105 @@ static void deliver_drained(message_t *deliveries)
     }
 }
 
+static __attribute__((noinline)) void complete_ring_matches(mpcrt_request_t *done)
+{
+    for (mpcrt_request_t *next; done; done = next) {
+        next = done->next; /* read first: once complete, the request may go */
+        mpcrt_request_complete(done);
+    }
+}
+
+/* Releases m's lock, then completes and delivers what drains under it matched. */
+static inline __attribute__((always_inline)) void unlock_deliver(mpcrt_match_t *m, message_t *deliveries)
+{
+    mpcrt_request_t *done = m->ring_done;
+    if (__builtin_expect(done != NULL, 0))
+        m->ring_done = NULL;
+    mpcrt_spin_unlock(&m->lock);
+    if (__builtin_expect(done != NULL, 0))
+        complete_ring_matches(done);
+    deliver_drained(deliveries);
+}
+
 /* Matches what the inbox holds, under m's lock, and delivers outside it. */
 static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 {
     mpcrt_spin_lock(&m->lock);
-    message_t *deliveries = drain_inbox_locked(m, NULL);
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, drain_inbox_locked(m, NULL));
 }
 
-/* A small message while m->streaming: into an eager cell and onto the inbox, without the lock. */
-static __attribute__((noinline)) int send_to_inbox(mpcrt_match_t *m, local_send_t s, MPI_Count bytes)
+/* The ring of the sending rank of world rank `world` into m, made at its first message; NULL when it is
+ * no rank of this process or out of memory. */
+static __attribute__((noinline)) mpcrt_ring_t *make_ring(mpcrt_match_t *m, int world)
 {
-    message_t *msg = alloc_message((size_t)bytes);
-    if (!msg)
-        return MPI_ERR_NO_MEM;
+    unsigned idx = (unsigned)(world - mpcrt_mpi_process.first_rank);
+    unsigned n = (unsigned)mpcrt_mpi_process.nranks;
+    if (idx >= n)
+        return NULL;
+    mpcrt_ring_t *_Atomic *rings = atomic_load_explicit(&m->rings, memory_order_acquire);
+    if (!rings) {
+        mpcrt_ring_t *_Atomic *fresh = calloc(n, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        if (atomic_compare_exchange_strong_explicit(&m->rings, &rings, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            rings = fresh;
+        else
+            free(fresh); /* rings holds the winner's table */
+    }
+    mpcrt_ring_t *r = atomic_load_explicit(&rings[idx], memory_order_acquire);
+    if (r)
+        return r;
+    mpcrt_ring_t *fresh = mpcrt_ring_create();
+    if (!fresh)
+        return NULL;
+    if (!atomic_compare_exchange_strong_explicit(&rings[idx], &r, fresh, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(fresh);
+        return r;
+    }
+    /* release: a drain that finds it on the list sees it initialized. */
+    fresh->next = atomic_load_explicit(&m->ring_list, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&m->ring_list, &fresh->next, fresh, memory_order_release,
+                                                  memory_order_relaxed))
+        ;
+    /* seq_cst, then the bell: a sender that read the count before it grew past RINGS_UNBELLED rang no
+     * bell, but it published before this store, so the drain the bell calls sees its record. */
+    atomic_fetch_add_explicit(&m->nrings, 1, memory_order_seq_cst);
+    atomic_store_explicit(&m->bell, true, memory_order_seq_cst);
+    return fresh;
+}
+
+static inline mpcrt_ring_t *ring_of(mpcrt_match_t *m, int world)
+{
+    mpcrt_ring_t *_Atomic *rings = atomic_load_explicit(&m->rings, memory_order_acquire);
+    unsigned idx = (unsigned)(world - mpcrt_mpi_process.first_rank);
+    mpcrt_ring_t *r = rings && idx < (unsigned)mpcrt_mpi_process.nranks
+                          ? atomic_load_explicit(&rings[idx], memory_order_acquire)
+                          : NULL;
+    return r ? r : make_ring(m, world);
+}
+
+/* A small message while m->streaming: into the sending rank's ring, without the lock. -1 when the ring has
+ * no room (or cannot be made): the caller takes the lock, whose drain empties the ring first. */
+static __attribute__((noinline)) int send_to_ring(mpcrt_match_t *m, local_send_t s, MPI_Count bytes)
+{
+    mpcrt_ring_t *r = ring_of(m, s.comm->group->world[s.me]);
+    uint64_t pos;
+    mpcrt_ring_rec_t *rec = r ? mpcrt_ring_reserve(r, (size_t)bytes, &pos) : NULL;
+    if (!rec)
+        return -1;
+    rec->bytes = (uint32_t)bytes;
+    rec->context = s.context;
+    rec->source = s.me;
+    rec->tag = s.tag;
     if (bytes)
-        mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, msg->data);
-    describe_message(msg, NULL, &s, bytes, true);
-    /* seq_cst: ordered before the load of `streaming` below (release: the message is visible to the
-     * drain's exchange). */
-    MPCRT_LIFO_PUSH(&m->inbox, msg, inbox_next, memory_order_seq_cst);
+        mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, mpcrt_ring_payload(rec));
+    mpcrt_ring_publish(rec, pos); /* seq_cst: the loads below come after it */
+    mpcrt_ring_prefetch_next(r, rec, pos);
+    if (atomic_load_explicit(&m->nrings, memory_order_seq_cst) > RINGS_UNBELLED &&
+        !atomic_load_explicit(&m->bell, memory_order_seq_cst))
+        atomic_store_explicit(&m->bell, true, memory_order_seq_cst);
     if (!atomic_load_explicit(&m->streaming, memory_order_seq_cst)) {
         /* A receive was posted meanwhile and its drain may have missed this message: drain it ourselves. */
         drain(m);
@@ -567,15 +704,14 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
      * malloc'd buffer) where the lock path copies it once into the posted receive; head-to-head exchanges
      * of 2-16 KiB ran at 1.1-1.9 GB/s through the inbox. */
     if (eager && bytes <= (MPI_Count)CELL_DATA_BYTES &&
-        atomic_load_explicit(&m->streaming, memory_order_relaxed))
-        return send_to_inbox(m, s, bytes);
+        atomic_load_explicit(&m->streaming, memory_order_relaxed) && send_to_ring(m, s, bytes) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     mpcrt_spin_lock(&m->lock);
     message_t *deliveries = drain_inbox_if_any(m); /* what our own earlier pushes left there goes first */
     mpcrt_request_t *recv = take_posted(m, s.context, s.me, s.tag);
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        unlock_deliver(m, deliveries);
         MPI_Count copied;
         if (!transfer_inline(s.buf, s.dt, recv, bytes, &copied))
             copied = transfer(s.buf, s.count, s.dt, recv->buf, recv->count, recv->datatype, bytes, recv);
@@ -591,12 +727,10 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
             enqueue_unexpected(bin, msg);
             *done = false;
         }
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        unlock_deliver(m, deliveries);
         return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, deliveries);
 
     /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
      * may have been posted meanwhile). */
@@ -644,7 +778,7 @@ int mpcrt_pt2pt_start_send(mpcrt_request_t *send)
     }
     MPI_Count bytes = send->count * send->datatype->size;
     bool eager = send->mode == MPCRT_SEND_BUFFERED || (send->mode != MPCRT_SEND_SYNC && bytes <= eager_limit);
-    local_send_t s = {send->buf, send->count, send->datatype, send->context, me, send->tag, send};
+    local_send_t s = {send->buf, send->count, send->datatype, send->context, me, send->tag, send, send->comm};
     bool done;
     int rc = send_local(m, s, bytes, eager, &done);
     if (rc == MPI_SUCCESS && done)
@@ -670,7 +804,7 @@ static inline __attribute__((always_inline)) int send_small(const void *buf, MPI
             return -1; /* the request path reports it */
         return mpcrt_remote_send_small(buf, count, dt, comm->context, tag, world, me);
     }
-    local_send_t s = {buf, count, dt, comm->context, me, tag, NULL};
+    local_send_t s = {buf, count, dt, comm->context, me, tag, NULL, comm};
     bool done;
     return send_local(m, s, bytes, true, &done);
 }
@@ -802,8 +936,7 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
     bin_t *bin = any ? NULL : find_bin(m, recv->context, recv->peer, true);
     ctxq_t *q = any ? find_ctx(m, recv->context, true) : NULL;
     if (!bin && !q) {
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        unlock_deliver(m, deliveries);
         return MPI_ERR_NO_MEM;
     }
     message_t *msg = NULL;
@@ -817,8 +950,7 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
     if (msg) {
         unlink_message(msg);
         recv->matched = true;
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        unlock_deliver(m, deliveries);
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
@@ -829,8 +961,7 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
          * mpcrt_match_fail_proc takes after the process was marked lost: either it fails this receive
          * or this check sees the mark. */
         recv->matched = true;
-        mpcrt_spin_unlock(&m->lock);
-        deliver_drained(deliveries);
+        unlock_deliver(m, deliveries);
         mpcrt_remote_fail_recv(recv);
         return MPI_SUCCESS;
     }
@@ -843,8 +974,7 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
         recv->match_queue = bin;
         MPCRT_LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
     }
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, deliveries);
     return MPI_SUCCESS;
 }
 
@@ -883,8 +1013,7 @@ bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, 
         status->count_hi_and_cancelled = 0;
         mpcrt_status_set_bytes(status, msg->bytes);
     }
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, deliveries);
     if (message)
         *message = msg;
     return msg != NULL;
@@ -909,8 +1038,7 @@ void mpcrt_pt2pt_await_recv(mpcrt_request_t *req)
         req->inline_ok = true; /* a sender reads it after taking this lock, once it matched the receive */
     if (atomic_load_explicit(&m->streaming, memory_order_relaxed))
         deliveries = unstream_locked(m, NULL);
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, deliveries);
 }
 
 bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
@@ -924,8 +1052,7 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
         unlink_posted(m, req);
         cancelled = true;
     }
-    mpcrt_spin_unlock(&m->lock);
-    deliver_drained(deliveries);
+    unlock_deliver(m, deliveries);
     if (cancelled) {
         req->cancelled = true;
         req->status.count_hi_and_cancelled |= 1;
@@ -1111,10 +1238,17 @@ static int drain_own_inbox(void *arg)
         return 0; /* a VP's idle loop: no rank of its own */
     mpcrt_mpi_rank_t *self = mpcrt_mpi_self();
     mpcrt_match_t *m = self ? self->match : NULL;
-    if (!m || !atomic_load_explicit(&m->inbox, memory_order_relaxed))
+    if (!m)
         return 0;
-    drain(m);
-    return 1;
+    unsigned n = atomic_load_explicit(&m->nrings, memory_order_relaxed);
+    if (!n || (n > RINGS_UNBELLED && !atomic_load_explicit(&m->bell, memory_order_relaxed)))
+        return 0;
+    /* A try: a holder of the lock drains anyway (a sender that found its ring full). */
+    if (__atomic_exchange_n((int *)&m->lock, 1, __ATOMIC_ACQUIRE))
+        return 0;
+    bool busy = inbox_busy(m);
+    unlock_deliver(m, busy ? drain_inbox_locked(m, NULL) : NULL);
+    return busy;
 }
 
 /* Park hook: a ULT of the rank is about to sleep, maybe on a receive whose message is in the inbox.

@@ -1,7 +1,9 @@
 /* Small-message streams between ranks of one process (thread mode), which go through the receiver's inbox
  * while no receive is posted (pt2pt/match.c): every rank but 0 sends rank 0 ROUNDS batches of small
  * messages, with a synchronous, a medium (eager but larger than a cell) and a large message in each batch
- * (they take the locked path and must not overtake the small ones before them). Rank 0 alternates how it
+ * (they take the locked path and must not overtake the small ones before them), and every other message
+ * of 1000 bytes: streamed, but eight of them fill a sender's ring (pt2pt/stream_ring.h), so that when
+ * rank 0 lags the next ones take the locked path, which must drain the ring first. Rank 0 alternates how it
  * receives: late (the senders ran ahead), by probing first, and posted ahead of the messages (a posting
  * ends the inbox mode while senders may still push). Every message carries its sender and sequence
  * number; rank 0 checks that each sender's messages arrive complete and in order, with MPI_ANY_TAG per
@@ -23,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROUNDS = 60, BATCH = 64, MEDIUM = 1 << 12, LARGE = 1 << 16, MAX_SENDERS = 16 };
+enum { ROUNDS = 60, BATCH = 64, MEDIUM = 1 << 12, LARGE = 1 << 16, RING_FILLER = 250, MAX_SENDERS = 16 };
 
 static int failures;
 
@@ -44,14 +46,17 @@ static void spin(int units)
  * sequence). */
 static int kind_of(int i)
 {
-    return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : i == BATCH / 2 ? 3 : 0;
+    return i == BATCH / 3 ? 1 : i == 2 * BATCH / 3 ? 2 : i == BATCH / 2 ? 3 : i % 2 ? 4 : 0;
 }
 
 /* The ints message i of a batch carries. */
 static int count_of(int i)
 {
     int kind = kind_of(i);
-    return kind == 2 ? (int)(LARGE / sizeof(int)) : kind == 3 ? (int)(MEDIUM / sizeof(int)) : 2;
+    return kind == 2   ? (int)(LARGE / sizeof(int))
+           : kind == 3 ? (int)(MEDIUM / sizeof(int))
+           : kind == 4 ? RING_FILLER
+                       : 2;
 }
 
 static void wait_seconds(double seconds)
@@ -161,6 +166,7 @@ int main(int argc, char **argv)
                     break;
                 case 2:
                 case 3:
+                case 4:
                     large[0] = seq;
                     large[count_of(i) - 1] = rank;
                     MPI_Send(large, count_of(i), MPI_INT, 0, seq % 5, MPI_COMM_WORLD);
