@@ -24,8 +24,6 @@ typedef struct message {
     mpcrt_request_t *send;       /* descriptor of a large or synchronous send; NULL: the data is in `data` */
     mpcrt_remote_rts_t *remote;  /* rendezvous request from another process (its data stays there) */
     bool cell;                   /* from the per-VP cell cache (small eager messages), else from malloc */
-    struct message *inbox_next;  /* in a drain's list of deliveries */
-    mpcrt_request_t *drained_to; /* a drain matched it with this posted receive: delivered after the lock */
     char data[];
 } message_t;
 
@@ -68,7 +66,7 @@ struct mpcrt_match {
     size_t ctx_buckets, nctxs;
     size_t nposted; /* posted receives, in every queue */
     /* Receives a drain matched with ring records (copied under the lock), completed by whoever unlocks
-     * (unlock_deliver): completing wakes, which the lock never covers. Linked through `next`. */
+     * (unlock_complete): completing wakes, which the lock never covers. Linked through `next`. */
     mpcrt_request_t *ring_done;
     /* Thread mode's small-message streams: while `streaming`, senders of this process write small
      * messages into a ring per sending rank (`rings`, stream_ring.h) instead of taking the lock, which a
@@ -542,11 +540,8 @@ static void drain_record(mpcrt_match_t *m, mpcrt_ring_rec_t *rec)
 }
 
 /* Moves what the rings hold into the queues, each ring oldest first (with m's lock held): each message
- * meets a posted receive it matches or waits as an unexpected message. Returns `deliveries` (the list of
- * matched messages the callers deliver once the lock is free; ring records add none, see m->ring_done):
- * the list goes in and out by value, not through a pointer, so the latency path's callers keep it in a
- * register (usually NULL), not in their frame. */
-static message_t *drain_inbox_locked(mpcrt_match_t *m, message_t *deliveries)
+ * meets a posted receive it matches (completed by unlock_complete) or waits as an unexpected message. */
+static void drain_inbox_locked(mpcrt_match_t *m)
 {
     /* seq_cst: an RMW, ordered after a posting's clear of `streaming` (see struct mpcrt_match), and
      * before the rings' stamps are read (see `bell`). A fence when the bell is not in use. */
@@ -559,7 +554,6 @@ static message_t *drain_inbox_locked(mpcrt_match_t *m, message_t *deliveries)
             drain_record(m, rec);
             mpcrt_ring_pop(r, rec);
         }
-    return deliveries;
 }
 
 /* Whether the rings may hold records, with m's lock held (the rings' heads are exact only then). */
@@ -574,17 +568,10 @@ static inline bool inbox_busy(mpcrt_match_t *m)
     return false;
 }
 
-static inline message_t *drain_inbox_if_any(mpcrt_match_t *m)
+static inline void drain_inbox_if_any(mpcrt_match_t *m)
 {
-    return inbox_busy(m) ? drain_inbox_locked(m, NULL) : NULL;
-}
-
-static void deliver_drained(message_t *deliveries)
-{
-    for (message_t *msg = deliveries, *next; msg; msg = next) {
-        next = msg->inbox_next;
-        deliver(msg, msg->drained_to);
-    }
+    if (inbox_busy(m))
+        drain_inbox_locked(m);
 }
 
 static __attribute__((noinline)) void complete_ring_matches(mpcrt_request_t *done)
@@ -595,8 +582,8 @@ static __attribute__((noinline)) void complete_ring_matches(mpcrt_request_t *don
     }
 }
 
-/* Releases m's lock, then completes and delivers what drains under it matched. */
-static inline __attribute__((always_inline)) void unlock_deliver(mpcrt_match_t *m, message_t *deliveries)
+/* Releases m's lock, then completes the receives that drains under it matched. */
+static inline __attribute__((always_inline)) void unlock_complete(mpcrt_match_t *m)
 {
     mpcrt_request_t *done = m->ring_done;
     if (__builtin_expect(done != NULL, 0))
@@ -604,14 +591,14 @@ static inline __attribute__((always_inline)) void unlock_deliver(mpcrt_match_t *
     mpcrt_spin_unlock(&m->lock);
     if (__builtin_expect(done != NULL, 0))
         complete_ring_matches(done);
-    deliver_drained(deliveries);
 }
 
 /* Matches what the inbox holds, under m's lock, and delivers outside it. */
 static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 {
     mpcrt_spin_lock(&m->lock);
-    unlock_deliver(m, drain_inbox_locked(m, NULL));
+    drain_inbox_locked(m);
+    unlock_complete(m);
 }
 
 /* The ring of the sending rank of world rank `world` into m, made at its first message; NULL when it is
@@ -682,7 +669,6 @@ static __attribute__((noinline)) int send_to_ring(mpcrt_match_t *m, local_send_t
     if (bytes)
         mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, mpcrt_ring_payload(rec));
     mpcrt_ring_publish(rec, pos); /* seq_cst: the loads below come after it */
-    mpcrt_ring_prefetch_next(r, rec, pos);
     if (atomic_load_explicit(&m->nrings, memory_order_seq_cst) > RINGS_UNBELLED &&
         !atomic_load_explicit(&m->bell, memory_order_seq_cst))
         atomic_store_explicit(&m->bell, true, memory_order_seq_cst);
@@ -707,11 +693,11 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
         atomic_load_explicit(&m->streaming, memory_order_relaxed) && send_to_ring(m, s, bytes) == MPI_SUCCESS)
         return MPI_SUCCESS;
     mpcrt_spin_lock(&m->lock);
-    message_t *deliveries = drain_inbox_if_any(m); /* what our own earlier pushes left there goes first */
+    drain_inbox_if_any(m); /* what our own earlier pushes left there goes first */
     mpcrt_request_t *recv = take_posted(m, s.context, s.me, s.tag);
     if (recv) {
         /* The receive is posted: one copy, straight from the user's buffer into the receiver's. */
-        unlock_deliver(m, deliveries);
+        unlock_complete(m);
         MPI_Count copied;
         if (!transfer_inline(s.buf, s.dt, recv, bytes, &copied))
             copied = transfer(s.buf, s.count, s.dt, recv->buf, recv->count, recv->datatype, bytes, recv);
@@ -727,10 +713,10 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
             enqueue_unexpected(bin, msg);
             *done = false;
         }
-        unlock_deliver(m, deliveries);
+        unlock_complete(m);
         return msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
-    unlock_deliver(m, deliveries);
+    unlock_complete(m);
 
     /* Small and not yet expected: copy into an eager cell, outside the lock, then look again (the receive
      * may have been posted meanwhile). */
@@ -920,15 +906,14 @@ MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_recv_api(void *buf, int count, MPI_Da
     return recv_blocking(self, "MPI_Recv", comm_handle, buf, count, dt, comm, source, tag, status);
 }
 
-static __attribute__((noinline)) int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv,
-                                                          message_t *deliveries);
+static __attribute__((noinline)) int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv);
 
-/* post_recv with m's lock held and the inbox drained into `deliveries`. may_unstream (a constant): the first
+/* post_recv with m's lock held and the inbox drained. may_unstream (a constant): the first
  * round, which may end m's streams (the second, in post_recv_unstreamed, would find `streaming` false: only
  * a sender holding the lock sets it). Two functions rather than a loop back: the latency path then is no
  * loop, and gcc kept no values of it in the frame across one. */
 static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t *m, mpcrt_request_t *recv,
-                                                                  message_t *deliveries, bool may_unstream)
+                                                                  bool may_unstream)
 {
     /* One lookup serves both the search and the posting: the queue a receive would wait in is the one
      * its unexpected message would be in. */
@@ -936,7 +921,7 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
     bin_t *bin = any ? NULL : find_bin(m, recv->context, recv->peer, true);
     ctxq_t *q = any ? find_ctx(m, recv->context, true) : NULL;
     if (!bin && !q) {
-        unlock_deliver(m, deliveries);
+        unlock_complete(m);
         return MPI_ERR_NO_MEM;
     }
     message_t *msg = NULL;
@@ -950,18 +935,18 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
     if (msg) {
         unlink_message(msg);
         recv->matched = true;
-        unlock_deliver(m, deliveries);
+        unlock_complete(m);
         deliver(msg, recv);
         return MPI_SUCCESS;
     }
     if (may_unstream && atomic_load_explicit(&m->streaming, memory_order_relaxed) && !drained_later(recv))
-        return post_recv_unstreamed(m, recv, deliveries);
+        return post_recv_unstreamed(m, recv);
     if (!any && mpcrt_rails_any_lost() && mpcrt_remote_peer_lost(recv->comm, recv->peer)) {
         /* Nothing from it is queued and nothing more will come. Checked under the lock that
          * mpcrt_match_fail_proc takes after the process was marked lost: either it fails this receive
          * or this check sees the mark. */
         recv->matched = true;
-        unlock_deliver(m, deliveries);
+        unlock_complete(m);
         mpcrt_remote_fail_recv(recv);
         return MPI_SUCCESS;
     }
@@ -974,37 +959,38 @@ static inline __attribute__((always_inline)) int post_recv_locked(mpcrt_match_t 
         recv->match_queue = bin;
         MPCRT_LIST_APPEND(bin->posted_head, bin->posted_tail, recv, next, prev);
     }
-    unlock_deliver(m, deliveries);
+    unlock_complete(m);
     return MPI_SUCCESS;
 }
 
 /* Ends m's streams, with its lock held: senders go back to the lock. seq_cst, then drain: a sender that
- * pushed before seeing the clear is either drained now or sees the clear and drains itself. Returns the
- * deliveries, with what the drain matched added. */
-static message_t *unstream_locked(mpcrt_match_t *m, message_t *deliveries)
+ * pushed before seeing the clear is either drained now or sees the clear and drains itself. */
+static void unstream_locked(mpcrt_match_t *m)
 {
     atomic_store_explicit(&m->streaming, false, memory_order_seq_cst);
-    return drain_inbox_locked(m, deliveries);
+    drain_inbox_locked(m);
 }
 
 /* About to post a receive nobody will drain for: senders must stop using the inbox; then search again. */
-static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv, message_t *deliveries)
+static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv)
 {
-    return post_recv_locked(m, recv, unstream_locked(m, deliveries), false);
+    unstream_locked(m);
+    return post_recv_locked(m, recv, false);
 }
 
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
 static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
 {
     mpcrt_spin_lock(&m->lock);
-    return post_recv_locked(m, recv, drain_inbox_if_any(m), true);
+    drain_inbox_if_any(m);
+    return post_recv_locked(m, recv, true);
 }
 
 bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
                        void **message)
 {
     mpcrt_spin_lock(&m->lock);
-    message_t *deliveries = drain_inbox_if_any(m);
+    drain_inbox_if_any(m);
     message_t *msg = find_unexpected(m, context, source, tag, take);
     if (msg && status) {
         status->MPI_SOURCE = msg->source;
@@ -1013,7 +999,7 @@ bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, 
         status->count_hi_and_cancelled = 0;
         mpcrt_status_set_bytes(status, msg->bytes);
     }
-    unlock_deliver(m, deliveries);
+    unlock_complete(m);
     if (message)
         *message = msg;
     return msg != NULL;
@@ -1032,13 +1018,12 @@ void mpcrt_pt2pt_await_recv(mpcrt_request_t *req)
     mpcrt_match_t *m = self ? self->match : NULL;
     if (!m)
         return;
-    message_t *deliveries = NULL;
     mpcrt_spin_lock(&m->lock);
     if (!req->matched)
         req->inline_ok = true; /* a sender reads it after taking this lock, once it matched the receive */
     if (atomic_load_explicit(&m->streaming, memory_order_relaxed))
-        deliveries = unstream_locked(m, NULL);
-    unlock_deliver(m, deliveries);
+        unstream_locked(m);
+    unlock_complete(m);
 }
 
 bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
@@ -1047,12 +1032,12 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
     bool cancelled = false;
     mpcrt_spin_lock(&m->lock);
     /* Its message may be in the inbox: then it is matched, not cancelled. */
-    message_t *deliveries = drain_inbox_if_any(m);
+    drain_inbox_if_any(m);
     if (!req->matched && !mpcrt_request_done(req)) {
         unlink_posted(m, req);
         cancelled = true;
     }
-    unlock_deliver(m, deliveries);
+    unlock_complete(m);
     if (cancelled) {
         req->cancelled = true;
         req->status.count_hi_and_cancelled |= 1;
@@ -1247,7 +1232,9 @@ static int drain_own_inbox(void *arg)
     if (__atomic_exchange_n((int *)&m->lock, 1, __ATOMIC_ACQUIRE))
         return 0;
     bool busy = inbox_busy(m);
-    unlock_deliver(m, busy ? drain_inbox_locked(m, NULL) : NULL);
+    if (busy)
+        drain_inbox_locked(m);
+    unlock_complete(m);
     return busy;
 }
 

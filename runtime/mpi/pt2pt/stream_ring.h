@@ -53,13 +53,6 @@ static inline void mpcrt_ring_publish(mpcrt_ring_rec_t *rec, uint64_t pos)
 {
     atomic_exchange_explicit(&rec->stamp, pos + 1, memory_order_seq_cst);
 }
-/* After publishing the record at pos: the line of the next record is claimed now, while the sender goes on.
- * The consumer cleared its first word a lap ago, so it sits modified in the consumer's cache, and the
- * next publish (a locked exchange) would otherwise wait for it. */
-static inline void mpcrt_ring_prefetch_next(mpcrt_ring_t *r, const mpcrt_ring_rec_t *rec, uint64_t pos)
-{
-    __builtin_prefetch(r->lines[(pos + rec->lines) & (MPCRT_RING_LINES - 1)], 1);
-}
 static inline void *mpcrt_ring_payload(mpcrt_ring_rec_t *rec)
 {
     return rec + 1;
