@@ -58,6 +58,11 @@ int mpcrt_sched_add_park_hook(mpcrt_ult_event_fn fn)
     return add_hook((void **)mpcrt_sched.park_hooks, &mpcrt_sched.npark, (void *)fn, NULL, NULL);
 }
 
+int mpcrt_sched_add_spin_hook(mpcrt_ult_event_fn fn)
+{
+    return add_hook((void **)mpcrt_sched.spin_hooks, &mpcrt_sched.nspin, (void *)fn, NULL, NULL);
+}
+
 /* Kernel threads outside the VPs need their own recursion guard. */
 static __thread bool progress_running_here;
 

@@ -164,6 +164,10 @@ bool mpcrt_wait_yield_once(void);
  * progress hooks, for at most the VP's spin budget. True once pred(arg) holds; false when the caller
  * should block its own way (others could use the core, the spin ran out, or a kernel thread calls). */
 bool mpcrt_wait_spin(bool (*pred)(void *arg), void *arg);
+/* A wait by the calling ULT would start by spinning: no other ULT of its VP could run now (a hint). Its
+ * spin runs the progress hooks, so a layer may leave work for them that a parked waiter would have needed
+ * done for it (the park hooks run before it parks). False on a kernel thread that is no VP's ULT. */
+bool mpcrt_wait_would_spin(void);
 /* The same wait without running any hook (progress, idle or park) in the caller's context: for a wait
  * that is none of the layers' business and may run where their work must not (a ULT joining a kernel
  * thread, which under ThreadSanitizer waits inside its pthread_join interceptor, where it records no
@@ -319,6 +323,11 @@ int mpcrt_sched_add_switch_hook(mpcrt_switch_fn fn);       /* on every switch, i
  * marks itself parked and checks its predicate a last time: a layer that keeps work for the ULT to do
  * while it runs (a queue it drains when it polls) hands that work over here, or does it. */
 int mpcrt_sched_add_park_hook(mpcrt_ult_event_fn fn);
+/* On a ULT whose wait starts spinning (nothing else could run on its VP, so it runs the progress hooks
+ * until its predicate holds or it parks), in its own context, once per wait: a layer may leave work for
+ * the progress hooks that it would otherwise have done for the ULT at once (the park hooks take it back
+ * before the ULT parks). Two ULTs of one core that switch to each other never spin. */
+int mpcrt_sched_add_spin_hook(mpcrt_ult_event_fn fn);
 
 /* ------------------------------------------------------------------ privatization slots (DESIGN.md §5) */
 

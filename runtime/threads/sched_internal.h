@@ -143,8 +143,9 @@ typedef struct {
     size_t rank_stack_size, ult_stack_size;
     _Atomic int nprogress, nidle;
     hook_t progress[MPCRT_MAX_HOOKS], idle[MPCRT_MAX_HOOKS];
-    _Atomic int nstart, nexit, nswitch, npark;
+    _Atomic int nstart, nexit, nswitch, npark, nspin;
     mpcrt_ult_event_fn start_hooks[MPCRT_MAX_HOOKS], exit_hooks[MPCRT_MAX_HOOKS], park_hooks[MPCRT_MAX_HOOKS];
+    mpcrt_ult_event_fn spin_hooks[MPCRT_MAX_HOOKS];
     mpcrt_switch_fn switch_hooks[MPCRT_MAX_HOOKS];
     pthread_t init_thread;
 } mpcrt_sched_t;

@@ -60,6 +60,14 @@ static void adapt_spin(mpcrt_vp_t *vp, unsigned budget, bool cut_short, uint64_t
     }
 }
 
+/* The spin hooks, once per wait that spins (not for a quiet wait, as the park hooks). */
+static void announce_spin(mpcrt_ult_t *self)
+{
+    int n = self->quiet ? 0 : atomic_load_explicit(&mpcrt_sched.nspin, memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        mpcrt_sched.spin_hooks[i](self);
+}
+
 /* The spin of a wait on a ULT: while no other ULT of vp could run, test pred and run the progress hooks,
  * for at most the VP's budget; with max_yields > 0, switch to a single ready peer that many times instead
  * of stopping. True once pred holds (grow: the budget doubles, a spin that sufficed); false when the
@@ -68,6 +76,7 @@ static inline __attribute__((always_inline)) bool spin_phase(mpcrt_vp_t *vp, boo
                                                              unsigned max_yields, bool grow, bool *cut_short)
 {
     unsigned budget = vp->spin_budget, yields = 0;
+    bool spun = false;
     mpcrt_vp_set_free(vp, 1); /* only spinning: work handed to this VP runs now (mpcrt_sched_free_vp) */
     for (unsigned i = 0; i < budget; i++) {
         if (vp->rq.count || vp->poked || atomic_load_explicit(&vp->inbox, memory_order_relaxed)) {
@@ -86,6 +95,10 @@ static inline __attribute__((always_inline)) bool spin_phase(mpcrt_vp_t *vp, boo
             *cut_short = true; /* others could use this core: stop spinning */
             break;
         }
+        if (!spun) {
+            spun = true;
+            announce_spin(vp->current);
+        }
         mpcrt_sched_progress();
         if (pred(arg)) {
             if (grow) {
@@ -99,6 +112,13 @@ static inline __attribute__((always_inline)) bool spin_phase(mpcrt_vp_t *vp, boo
     }
     mpcrt_vp_set_free(vp, 0);
     return false;
+}
+
+bool mpcrt_wait_would_spin(void)
+{
+    mpcrt_vp_t *vp = mpcrt_tls_vp;
+    return vp && vp->current != &vp->native && !vp->rq.count && !vp->poked &&
+           !atomic_load_explicit(&vp->inbox, memory_order_relaxed);
 }
 
 void mpcrt_wait_until(bool (*pred)(void *), void *arg)

@@ -1,17 +1,22 @@
 /* wait_until: predicates satisfied by progress hooks, by other ULTs' plain writes, idle hooks, and the
- * kernel-thread path. */
+ * kernel-thread path; spin hooks. */
 #include "test_util.h"
 
 #include <pthread.h>
 #include <time.h>
 
 static _Atomic int hook_calls, hook_target, hook_flag;
+static mpcrt_ult_t *_Atomic counted_ult; /* its own progress rounds are counted in own_rounds */
+static _Atomic int own_rounds;
 
 static int counting_hook(void *arg)
 {
     (void)arg;
     if (!atomic_load(&hook_target))
         return 0;
+    mpcrt_ult_t *self = mpcrt_ult_self();
+    if (self && self == atomic_load(&counted_ult))
+        atomic_fetch_add(&own_rounds, 1);
     if (atomic_fetch_add(&hook_calls, 1) + 1 >= atomic_load(&hook_target))
         atomic_store(&hook_flag, 1);
     return 0;
@@ -38,6 +43,69 @@ static void test_progress_hooks_drive_the_predicate(void **state)
     run_on_vp(wait_for_hook_flag, NULL, 0);
     assert_true(atomic_load(&hook_calls) >= 500);
     atomic_store(&hook_target, 0);
+}
+
+static _Atomic int spin_calls;
+static mpcrt_ult_t *_Atomic spin_ult;
+
+static void spin_hook(mpcrt_ult_t *ult)
+{
+    atomic_fetch_add(&spin_calls, 1);
+    atomic_store(&spin_ult, ult);
+}
+
+static void *wait_for_hook_flag_counted(void *arg)
+{
+    (void)arg;
+    atomic_store(&counted_ult, mpcrt_ult_self());
+    mpcrt_wait_until(flag_set, &hook_flag);
+    return NULL;
+}
+
+/* A wait that spins (its VP has nothing else to run) runs the spin hooks once, on the waiting ULT, before
+ * its progress rounds. (Idle VPs run progress hooks too, so on a loaded machine the flag may come before
+ * the waiter spun at all: then no spin hook may have run.) */
+static void test_spin_hooks_run_once_per_spinning_wait(void **state)
+{
+    (void)state;
+    atomic_store(&spin_calls, 0);
+    atomic_store(&spin_ult, NULL);
+    atomic_store(&own_rounds, 0);
+    atomic_store(&hook_calls, 0);
+    atomic_store(&hook_flag, 0);
+    atomic_store(&hook_target, 500);
+    run_on_vp(wait_for_hook_flag_counted, NULL, 0);
+    atomic_store(&hook_target, 0);
+    mpcrt_ult_t *waiter = atomic_exchange(&counted_ult, NULL);
+    assert_true(atomic_load(&spin_calls) <= 1);
+    if (atomic_load(&own_rounds) > 0 || atomic_load(&spin_calls) > 0) {
+        assert_int_equal(atomic_load(&spin_calls), 1);
+        assert_ptr_equal(atomic_load(&spin_ult), waiter);
+    }
+}
+
+static _Atomic int quiet_flag;
+
+static void *set_flag_from_kernel_thread(void *arg);
+
+static void *wait_quietly(void *arg)
+{
+    (void)arg;
+    mpcrt_wait_until_quiet(flag_set, &quiet_flag);
+    return NULL;
+}
+
+/* A quiet wait runs no hooks: no spin hook either. */
+static void test_quiet_wait_runs_no_spin_hook(void **state)
+{
+    (void)state;
+    atomic_store(&spin_calls, 0);
+    atomic_store(&quiet_flag, 0);
+    pthread_t setter;
+    assert_int_equal(pthread_create(&setter, NULL, set_flag_from_kernel_thread, &quiet_flag), 0);
+    run_on_vp(wait_quietly, NULL, 0);
+    pthread_join(setter, NULL);
+    assert_int_equal(atomic_load(&spin_calls), 0);
 }
 
 static _Atomic int written_flag;
@@ -160,6 +228,7 @@ static int register_hooks(void **state)
     int rc = start_scheduler(state);
     rc |= mpcrt_sched_add_progress_hook(counting_hook, NULL);
     rc |= mpcrt_sched_add_idle_hook(idle_hook, NULL);
+    rc |= mpcrt_sched_add_spin_hook(spin_hook);
     return rc;
 }
 
@@ -167,6 +236,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_hooks_drive_the_predicate),
+        cmocka_unit_test(test_spin_hooks_run_once_per_spinning_wait),
+        cmocka_unit_test(test_quiet_wait_runs_no_spin_hook),
         cmocka_unit_test(test_parked_predicate_rechecked_by_vp),
         cmocka_unit_test(test_idle_hooks_run_when_nothing_is_ready),
         cmocka_unit_test(test_kernel_thread_can_wait),
