@@ -12,6 +12,9 @@
  * use the inbox), posts a non-blocking receive (which leaves them on it) and waits for it until it parks;
  * only then does rank 0 send the message. Rank 1 must wake with it (its ULT hands the inbox back before it
  * parks: pt2pt/match.c, mpcrt_match_park), not sleep for ever.
+ * Then a blocking receive that starts the streams (its rank is alone on its core, so it will spin and drain
+ * them: pt2pt/match.c, stream_to_spinner) but waits longer than its spin: it parks, and must still wake with
+ * the message, which its sender then sends by the locked path; the same with MPI_Irecv + MPI_Wait.
  * Last, the receive is waited for by a kernel thread of rank 1 while its ULT computes without MPI: the
  * thread's waits run the progress hooks, which drain the rank's inbox. That case needs ranks 0 and 1 on
  * two cores (the ULT's busy loop would keep rank 0 off a shared one), so it is skipped otherwise.
@@ -104,6 +107,22 @@ static void parked_receiver(int rank)
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         if (value != 4242 && failures++ < 10)
             printf("rank 1: the message it parked for holds %d, want 4242\n", value);
+    }
+    /* Receives that start the streams, then park. */
+    for (int tag = 12; tag < 14; tag++) {
+        MPI_Barrier(pair);
+        if (rank == 0) {
+            wait_seconds(0.05);
+            int late = 100 * tag;
+            MPI_Send(&late, 1, MPI_INT, 1, tag, MPI_COMM_WORLD);
+        } else if (tag == 12) {
+            MPI_Recv(&value, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Irecv(&value, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        if (rank == 1 && value != 100 * tag && failures++ < 10)
+            printf("rank 1: the streamed receive it parked in holds %d, want %d\n", value, 100 * tag);
     }
     /* A kernel thread of rank 1 waits; the rank's ULT computes until the thread is done. */
     int cpu = sched_getcpu(), cpus[2] = {-1, -1};
