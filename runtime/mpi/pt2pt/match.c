@@ -506,37 +506,56 @@ static void enqueue_unexpected(bin_t *bin, message_t *msg)
     MPCRT_LIST_APPEND(bin->ctx->all_head, bin->ctx->all_tail, msg, all_next, all_prev);
 }
 
+/* An eager message's bytes (packed) into the receive it matched, at most the receive's capacity; returns
+ * the bytes copied. */
+static MPI_Count copy_eager(mpcrt_request_t *recv, const void *data, MPI_Count bytes)
+{
+    MPI_Count capacity = recv->count * recv->datatype->size;
+    MPI_Count copied = bytes < capacity ? bytes : capacity;
+    if (copied > 0 && mpcrt_datatype_is_contiguous(recv->datatype))
+        memcpy((char *)recv->buf + recv->datatype->true_lb, data, (size_t)copied);
+    else if (copied > 0)
+        mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, data);
+    return copied;
+}
+
+/* An eager message whose bytes are not the caller's to keep (a ring record, a rail's cell) and that matched
+ * no receive, with m's lock held: copied into a cell and queued, under the lock so that a receive posted
+ * meanwhile cannot overtake it. */
+static void queue_eager_copy(mpcrt_match_t *m, uint32_t context, int source, int tag, const void *data,
+                             size_t bytes)
+{
+    bin_t *bin = find_bin(m, context, source, true);
+    message_t *msg = bin ? alloc_message(bytes) : NULL;
+    if (!msg) {
+        mpcrt_spin_unlock(&m->lock);
+        fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", source);
+        abort();
+    }
+    msg->bin = bin;
+    msg->source = source;
+    msg->tag = tag;
+    msg->bytes = (MPI_Count)bytes;
+    msg->send = NULL;
+    msg->remote = NULL;
+    if (bytes)
+        memcpy(msg->data, data, bytes);
+    enqueue_unexpected(bin, msg);
+}
+
 /* One ring record, with m's lock held: into the posted receive it matches (copied now; the receive joins
- * m->ring_done), or into an eager cell queued as an unexpected message. */
+ * m->ring_done), or queued as an unexpected message. */
 static void drain_record(mpcrt_match_t *m, mpcrt_ring_rec_t *rec)
 {
     MPI_Count bytes = rec->bytes;
     mpcrt_request_t *recv = take_posted(m, rec->context, rec->source, rec->tag);
-    if (recv) {
-        MPI_Count capacity = recv->count * recv->datatype->size;
-        MPI_Count copied = bytes < capacity ? bytes : capacity;
-        if (copied > 0)
-            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, mpcrt_ring_payload(rec));
-        set_recv_status(recv, rec->source, rec->tag, bytes, copied);
-        recv->next = m->ring_done;
-        m->ring_done = recv;
+    if (!recv) {
+        queue_eager_copy(m, rec->context, rec->source, rec->tag, mpcrt_ring_payload(rec), (size_t)bytes);
         return;
     }
-    message_t *msg = alloc_message((size_t)bytes);
-    bin_t *bin = msg ? find_bin(m, rec->context, rec->source, true) : NULL;
-    if (!bin) {
-        mpcrt_spin_unlock(&m->lock);
-        fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", rec->source);
-        abort();
-    }
-    memcpy(msg->data, mpcrt_ring_payload(rec), (size_t)bytes);
-    msg->bin = bin;
-    msg->source = rec->source;
-    msg->tag = rec->tag;
-    msg->bytes = bytes;
-    msg->send = NULL;
-    msg->remote = NULL;
-    enqueue_unexpected(bin, msg);
+    set_recv_status(recv, rec->source, rec->tag, bytes, copy_eager(recv, mpcrt_ring_payload(rec), bytes));
+    recv->next = m->ring_done;
+    m->ring_done = recv;
 }
 
 /* Moves what the rings hold into the queues, each ring oldest first (with m's lock held): each message
@@ -1057,33 +1076,10 @@ void mpcrt_match_remote_eager(mpcrt_match_t *m, uint32_t context, int source, in
     if (recv) {
         mpcrt_spin_unlock(&m->lock);
         /* Straight from the rail's cell into the user's buffer. */
-        MPI_Count capacity = recv->count * recv->datatype->size;
-        MPI_Count copied = (MPI_Count)bytes < capacity ? (MPI_Count)bytes : capacity;
-        if (copied > 0 && mpcrt_datatype_is_contiguous(recv->datatype))
-            memcpy((char *)recv->buf + recv->datatype->true_lb, data, (size_t)copied);
-        else if (copied > 0)
-            mpcrt_datatype_unpack(recv->datatype, recv->buf, recv->count, 0, copied, data);
-        finish_recv(recv, source, tag, (MPI_Count)bytes, copied);
+        finish_recv(recv, source, tag, (MPI_Count)bytes, copy_eager(recv, data, (MPI_Count)bytes));
         return;
     }
-    /* Unexpected: keep the bytes. Allocated under the lock so that a receive posted meanwhile cannot
-     * overtake this message. */
-    bin_t *bin = find_bin(m, context, source, true);
-    message_t *msg = bin ? alloc_message(bytes) : NULL;
-    if (!msg) {
-        mpcrt_spin_unlock(&m->lock);
-        fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", source);
-        abort();
-    }
-    msg->bin = bin;
-    msg->source = source;
-    msg->tag = tag;
-    msg->bytes = (MPI_Count)bytes;
-    msg->send = NULL;
-    msg->remote = NULL;
-    if (bytes)
-        memcpy(msg->data, data, bytes);
-    enqueue_unexpected(bin, msg);
+    queue_eager_copy(m, context, source, tag, data, bytes); /* unexpected: keep the bytes */
     mpcrt_spin_unlock(&m->lock);
 }
 
