@@ -75,14 +75,15 @@ struct mpcrt_match {
      * first, so a sender's messages keep their order (a sender whose ring is full takes the lock, which
      * drains its ring first).
      * `streaming` is set by a small message that found no receive posted at all (so nobody can be waiting
-     * for one). From then on the receiving rank drains: in every MPI call that takes its lock, in its
+     * for one), and by a ULT of the rank that starts spinning in a wait for the only receive posted, its
+     * own (stream_to_spinner: its spin drains). From then on the receiving rank drains: in every MPI call that takes its lock, in its
      * progress hook (so in every wait and test), and before any of its ULTs parks (mpcrt_match_park:
      * clear, then drain). So a message may sit in the inbox while a receive it matches is posted, but
      * never while a thread of the rank sleeps on that receive. Postings that no such drain follows clear
-     * the flag and drain, as a park does: a blocking MPI_Recv (a sender then copies straight into it, the
-     * latency path), a receive posted for the rank by the collectives' engine (its progress must not
-     * depend on the rank calling MPI), one posted from a kernel thread, and every posting when the
-     * hooks are not installed (one rank per process). A sender that pushed reads `streaming` again and
+     * the flag and drain, as a park does: a blocking MPI_Recv whose ULT will not spin (two ranks of one
+     * core: a sender then copies straight into it, the latency path), a receive posted for the rank by the
+     * collectives' engine (its progress must not depend on the rank calling MPI), one posted from a
+     * kernel thread, and every posting when the hooks are not installed (one rank per process). A sender that pushed reads `streaming` again and
      * drains itself if it was cleared meanwhile: with the clear-then-drain this is a Dekker pair, so either
      * the clearer's drain or the pusher's sees each message. Own lines: the flag and the ring table are
      * read by every sender and rarely written; the bell is written by them. */
@@ -848,7 +849,8 @@ MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_send_api(const void *buf, int count, 
 }
 
 /* The receive's rank will drain its inbox before anyone sleeps on this receive (struct mpcrt_match):
- * a non-blocking receive posted by a ULT of the rank itself. */
+ * a non-blocking receive posted by a ULT of the rank itself, or a blocking one (inline_ok) whose ULT will
+ * spin in its wait (its spin drains; it parks only after the park hook). */
 static inline bool drained_later(const mpcrt_request_t *recv)
 {
     return rank_drains && !recv->on_behalf && mpcrt_ult_self() && (!recv->inline_ok || mpcrt_wait_would_spin());
