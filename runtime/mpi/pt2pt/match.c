@@ -5,7 +5,6 @@
 #include "../core/list.h"
 #include "../core/vpcache.h"
 #include "../rails/rail.h"
-#include "../../threads/lifo.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,6 +90,7 @@ struct mpcrt_match {
     mpcrt_ring_t *_Atomic *_Atomic rings; /* by the sender's local rank index; made at the first push */
     mpcrt_ring_t *_Atomic ring_list;      /* every ring made, for the drains (push-only) */
     _Atomic unsigned nrings;              /* on ring_list */
+    _Atomic unsigned ring_claims;         /* rings given out (or about to be), up to RINGS_MAX */
     /* With more than RINGS_UNBELLED rings: set by a sender after it published a record, cleared by the
      * drain (an exchange) before it reads the rings, so that a drain does not look at every ring, and one
      * that finds the bell clear looks at none. A sender that read the bell set before the drain's exchange
@@ -100,7 +100,11 @@ struct mpcrt_match {
     _Alignas(64) _Atomic bool bell;
 };
 
-enum { RINGS_UNBELLED = 2 };
+/* RINGS_MAX: rings a receiving rank gives out (8 KiB each), to the first senders that stream to it; the
+ * others take the lock. Rings for every pair took 32 MiB more with 64 ranks exchanging small messages all
+ * to all (0.5 GiB at 256). NO_RING marks a sender that got none. */
+enum { RINGS_UNBELLED = 2, RINGS_MAX = 8 };
+#define NO_RING ((mpcrt_ring_t *)(uintptr_t)1)
 
 static MPI_Count eager_limit = -1;
 /* The most bytes a message in an eager cell holds: the largest message the streams take (struct
@@ -622,7 +626,7 @@ static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 }
 
 /* The ring of the sending rank of world rank `world` into m, made at its first message; NULL when it is
- * no rank of this process or out of memory. */
+ * no rank of this process, m gave out its RINGS_MAX rings, or out of memory. */
 static __attribute__((noinline)) mpcrt_ring_t *make_ring(mpcrt_match_t *m, int world)
 {
     unsigned idx = (unsigned)(world - mpcrt_mpi_process.first_rank);
@@ -642,15 +646,23 @@ static __attribute__((noinline)) mpcrt_ring_t *make_ring(mpcrt_match_t *m, int w
     }
     mpcrt_ring_t *r = atomic_load_explicit(&rings[idx], memory_order_acquire);
     if (r)
-        return r;
-    mpcrt_ring_t *fresh = mpcrt_ring_create();
+        return r == NO_RING ? NULL : r;
+    /* A claim of one of the RINGS_MAX, looked at before it is taken: once they are gone, every sender
+     * without one would otherwise bump the count at its first message. */
+    mpcrt_ring_t *fresh = atomic_load_explicit(&m->ring_claims, memory_order_relaxed) < RINGS_MAX &&
+                                  atomic_fetch_add_explicit(&m->ring_claims, 1, memory_order_relaxed) < RINGS_MAX
+                              ? mpcrt_ring_create()
+                              : NO_RING;
     if (!fresh)
-        return NULL;
+        return NULL; /* out of memory: a later message tries again */
     if (!atomic_compare_exchange_strong_explicit(&rings[idx], &r, fresh, memory_order_acq_rel,
                                                  memory_order_acquire)) {
-        free(fresh);
-        return r;
+        if (fresh != NO_RING)
+            free(fresh);
+        return r == NO_RING ? NULL : r;
     }
+    if (fresh == NO_RING)
+        return NULL;
     /* release: a drain that finds it on the list sees it initialized. */
     fresh->next = atomic_load_explicit(&m->ring_list, memory_order_relaxed);
     while (!atomic_compare_exchange_weak_explicit(&m->ring_list, &fresh->next, fresh, memory_order_release,
@@ -670,7 +682,7 @@ static inline mpcrt_ring_t *ring_of(mpcrt_match_t *m, int world)
     mpcrt_ring_t *r = rings && idx < (unsigned)mpcrt_mpi_process.nranks
                           ? atomic_load_explicit(&rings[idx], memory_order_acquire)
                           : NULL;
-    return r ? r : make_ring(m, world);
+    return !r ? make_ring(m, world) : r == NO_RING ? NULL : r;
 }
 
 /* A small message while m->streaming: into the sending rank's ring, without the lock. -1 when the ring has
