@@ -46,6 +46,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                                "guard page below each ULT stack (0: a canary word checked at exit instead)"},
     [MPCRT_CFG_SPIN_ROUNDS] = {"MPCRT_SPIN_ROUNDS", MPCRT_CONFIG_INT, "2000",
                                "upper bound of the adaptive spin of wait_until before a ULT parks"},
+    [MPCRT_CFG_BIASED_LOCKS] = {"MPCRT_BIASED_LOCKS", MPCRT_CONFIG_BOOL, "1",
+                                "MPI match locks biased to the VP that takes them first, which then takes "
+                                "them without an atomic exchange (0: always the exchange, for comparison)"},
     [MPCRT_CFG_BIND] = {"MPCRT_BIND", MPCRT_CONFIG_BOOL, "1", "bind each VP to its core"},
     [MPCRT_CFG_EAGER_LIMIT] =
         {"MPCRT_EAGER_LIMIT", MPCRT_CONFIG_SIZE, "16K",

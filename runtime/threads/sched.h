@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "biased_lock.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -54,8 +54,9 @@ struct mpcrt_match {
      * gets the bin of the pair in use with it (posted receives), and so does the receiver posting its next
      * receive, so a message moves one line less each way. A new pair takes the hot bin over when it is empty
      * (find_bin_slow), so the pair a rank talks with now is usually there. Hence a bin pointer is only good
-     * while the lock is held: every other bin lives as long as its receiver, the hot one may change pairs. */
-    _Alignas(64) _Atomic int lock;
+     * while the lock is held: every other bin lives as long as its receiver, the hot one may change pairs.
+     * The lock is biased (sched.h): two ranks of one VP take it without an atomic exchange. */
+    _Alignas(64) mpcrt_biased_lock_t lock;
     bin_t hot; /* hot.ctx == NULL: not in use */
     uint64_t next_seq;
     bin_t *last_bin; /* the last bin looked up: a rank talking to one peer at a time skips the hash */
@@ -106,6 +107,8 @@ struct mpcrt_match {
 enum { RINGS_UNBELLED = 2, RINGS_MAX = 8 };
 #define NO_RING ((mpcrt_ring_t *)(uintptr_t)1)
 
+_Static_assert(offsetof(struct mpcrt_match, next_seq) == 64, "the lock and the hot bin fill the first line");
+
 static MPI_Count eager_limit = -1;
 /* The most bytes a message in an eager cell holds: the largest message the streams take (struct
  * mpcrt_match), and the largest queued in a cell rather than malloc'd memory (alloc_message). */
@@ -121,6 +124,7 @@ mpcrt_match_t *mpcrt_match_create(void)
         memset(m, 0, sizeof *m);
     if (!m)
         return NULL;
+    mpcrt_biased_lock_init(&m->lock);
     m->bin_buckets = 16;
     m->ctx_buckets = 8;
     m->bins = calloc(m->bin_buckets, sizeof *m->bins);
@@ -533,7 +537,7 @@ static void queue_eager_copy(mpcrt_match_t *m, uint32_t context, int source, int
     bin_t *bin = find_bin(m, context, source, true);
     message_t *msg = bin ? alloc_message(bytes) : NULL;
     if (!msg) {
-        mpcrt_spin_unlock(&m->lock);
+        mpcrt_biased_unlock(&m->lock);
         fprintf(stderr, "mpcrt: out of memory queueing a message from rank %d\n", source);
         abort();
     }
@@ -612,7 +616,7 @@ static inline __attribute__((always_inline)) void unlock_complete(mpcrt_match_t 
     mpcrt_request_t *done = m->ring_done;
     if (__builtin_expect(done != NULL, 0))
         m->ring_done = NULL;
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
     if (__builtin_expect(done != NULL, 0))
         complete_ring_matches(done);
 }
@@ -620,7 +624,7 @@ static inline __attribute__((always_inline)) void unlock_complete(mpcrt_match_t 
 /* Matches what the inbox holds, under m's lock, and delivers outside it. */
 static __attribute__((noinline)) void drain(mpcrt_match_t *m)
 {
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     drain_inbox_locked(m);
     unlock_complete(m);
 }
@@ -724,7 +728,7 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
     if (eager && bytes <= (MPI_Count)CELL_DATA_BYTES &&
         atomic_load_explicit(&m->streaming, memory_order_relaxed) && send_to_ring(m, s, bytes) == MPI_SUCCESS)
         return MPI_SUCCESS;
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     drain_inbox_if_any(m); /* what our own earlier pushes left there goes first */
     mpcrt_request_t *recv = take_posted(m, s.context, s.me, s.tag);
     if (recv) {
@@ -758,13 +762,13 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
     if (bytes)
         mpcrt_datatype_pack(s.dt, s.buf, s.count, 0, bytes, msg->data);
     describe_message(msg, bin, &s, bytes, true);
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     recv = take_posted(m, s.context, s.me, s.tag);
     if (!recv) {
         /* Look the bin up again: while the lock was free, an empty hot bin may have gone to another pair. */
         bin = find_bin(m, s.context, s.me, true);
         if (!bin) {
-            mpcrt_spin_unlock(&m->lock);
+            mpcrt_biased_unlock(&m->lock);
             free_message(msg);
             return MPI_ERR_NO_MEM;
         }
@@ -773,7 +777,7 @@ static inline __attribute__((always_inline)) int send_local(mpcrt_match_t *m, lo
         if (m->nposted == 0) /* nothing posted: the next small messages may go by the inbox */
             atomic_store_explicit(&m->streaming, true, memory_order_relaxed);
     }
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
     if (recv)
         deliver(msg, recv); /* from the cell: the same bytes as the user's buffer */
     return MPI_SUCCESS;
@@ -1015,7 +1019,7 @@ static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv)
 /* Posts recv (not from MPI_PROC_NULL) in receiver m's queues, or matches it with a queued message. */
 static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
 {
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     drain_inbox_if_any(m);
     return post_recv_locked(m, recv, true);
 }
@@ -1023,7 +1027,7 @@ static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpc
 bool mpcrt_pt2pt_probe(mpcrt_match_t *m, int source, int tag, uint32_t context, MPI_Status *status, bool take,
                        void **message)
 {
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     drain_inbox_if_any(m);
     message_t *msg = find_unexpected(m, context, source, tag, take);
     if (msg && status) {
@@ -1052,7 +1056,7 @@ void mpcrt_pt2pt_await_recv(mpcrt_request_t *req)
     mpcrt_match_t *m = self ? self->match : NULL;
     if (!m)
         return;
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     if (!req->matched)
         req->inline_ok = true; /* a sender reads it after taking this lock, once it matched the receive */
     /* A waiter that will spin drains the rings in its spin: the streams may stay, or start when it spins
@@ -1066,7 +1070,7 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
 {
     mpcrt_match_t *m = req->on_behalf ? req->as_match : mpcrt_mpi_self()->match;
     bool cancelled = false;
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     /* Its message may be in the inbox: then it is matched, not cancelled. */
     drain_inbox_if_any(m);
     if (!req->matched && !mpcrt_request_done(req)) {
@@ -1085,16 +1089,16 @@ bool mpcrt_pt2pt_cancel_recv(mpcrt_request_t *req)
 void mpcrt_match_remote_eager(mpcrt_match_t *m, uint32_t context, int source, int tag, const void *data,
                               size_t bytes)
 {
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     mpcrt_request_t *recv = take_posted(m, context, source, tag);
     if (recv) {
-        mpcrt_spin_unlock(&m->lock);
+        mpcrt_biased_unlock(&m->lock);
         /* Straight from the rail's cell into the user's buffer. */
         finish_recv(recv, source, tag, (MPI_Count)bytes, copy_eager(recv, data, (MPI_Count)bytes));
         return;
     }
     queue_eager_copy(m, context, source, tag, data, bytes); /* unexpected: keep the bytes */
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
 }
 
 void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
@@ -1103,10 +1107,10 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
         mpcrt_match_remote_eager(m, in->context, in->source, in->tag, in->eager_data, (size_t)in->bytes);
         return;
     }
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     mpcrt_request_t *recv = take_posted(m, in->context, in->source, in->tag);
     if (recv) {
-        mpcrt_spin_unlock(&m->lock);
+        mpcrt_biased_unlock(&m->lock);
         mpcrt_remote_pull(in, recv);
         return;
     }
@@ -1116,7 +1120,7 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     message_t *msg = bin ? alloc_message(0) : NULL;
     mpcrt_remote_rts_t *rts = msg ? malloc(sizeof *rts) : NULL;
     if (!rts) {
-        mpcrt_spin_unlock(&m->lock);
+        mpcrt_biased_unlock(&m->lock);
         fprintf(stderr, "mpcrt: out of memory queueing a message from process %d\n", in->proc);
         abort();
     }
@@ -1128,7 +1132,7 @@ void mpcrt_match_remote_arrival(mpcrt_match_t *m, const mpcrt_remote_rts_t *in)
     msg->remote = rts;
     *rts = *in;
     enqueue_unexpected(bin, msg);
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
 }
 
 /* Under m's lock. */
@@ -1165,13 +1169,13 @@ static void forget_context(mpcrt_match_t *m, uint32_t context)
 
 void mpcrt_match_forget_contexts(mpcrt_match_t *m, const uint32_t *contexts, int n)
 {
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     for (int i = 0; i < n; i++)
         forget_context(m, contexts[i]);
     /* The last bin looked up may be gone, or be the hot bin without its context but with its key, which
      * find_bin would hand out: a cache, simply emptied. */
     m->last_bin = NULL;
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
 }
 
 void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm)
@@ -1189,7 +1193,7 @@ void mpcrt_pt2pt_forget_comm(mpcrt_comm_t *comm)
 void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
 {
     mpcrt_request_t *failed = NULL;
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     for (size_t b = 0; b < m->bin_buckets; b++)
         for (bin_t *bin = m->bins[b]; bin; bin = bin->hash_next)
             for (mpcrt_request_t *r = bin->posted_head, *next; r; r = next) {
@@ -1218,7 +1222,7 @@ void mpcrt_match_fail_proc(mpcrt_match_t *m, int proc)
                 r->next = failed;
                 failed = r;
             }
-    mpcrt_spin_unlock(&m->lock);
+    mpcrt_biased_unlock(&m->lock);
     /* Outside the lock, as every completion: the owner may run at once. */
     for (mpcrt_request_t *r = failed, *next; r; r = next) {
         next = r->next;
@@ -1242,7 +1246,7 @@ static int drain_own_inbox(void *arg)
     if (!n || (n > RINGS_UNBELLED && !atomic_load_explicit(&m->bell, memory_order_relaxed)))
         return 0;
     /* A try: a holder of the lock drains anyway (a sender that found its ring full). */
-    if (__atomic_exchange_n((int *)&m->lock, 1, __ATOMIC_ACQUIRE))
+    if (!mpcrt_biased_trylock(&m->lock))
         return 0;
     bool busy = inbox_busy(m);
     if (busy)
@@ -1279,7 +1283,7 @@ static void stream_to_spinner(mpcrt_ult_t *ult)
     mpcrt_match_t *m = self ? self->match : NULL;
     if (!m || atomic_load_explicit(&m->streaming, memory_order_relaxed))
         return;
-    mpcrt_spin_lock(&m->lock);
+    mpcrt_biased_lock(&m->lock);
     /* The only receive posted, the ULT's own, that it waits for (inline_ok: a blocking receive or an
      * MPI_Irecv in MPI_Wait), looked for where a receive the rank just posted is: the hot bin or the last
      * one looked up (an MPI_ANY_SOURCE receive, elsewhere, does not start them). */
