@@ -88,8 +88,20 @@ typedef struct {
     MPI_Count staged[2];      /* bytes in stage */
 } coll_member_t;
 
+/* Broadcasts of meetings of at most COLL_BRING_MEMBERS members, each alone on its core, skip the meeting
+ * (bcast_ring.c): the root
+ * fills the next of its COLL_BRING_SLOTS slots (up to COLL_BRING_BYTES packed, else the slot points to its
+ * buffer) and the others copy out of it. */
+enum { COLL_BRING_SLOTS = 8, COLL_BRING_BYTES = 512, COLL_BRING_MEMBERS = 4 };
+typedef struct coll_bring coll_bring_t;
+coll_bring_t *coll_bring_create(int n); /* NULL: too many members (or out of memory): broadcasts meet */
+void coll_bring_free(coll_bring_t *r);
+/* The broadcast of member me, which believes `root` is the root, into or out of *view: its result. */
+int coll_bring_bcast(coll_bring_t *r, int me, int root, const coll_view_t *view);
+
 typedef struct coll_meet {
     int n, ngroups;
+    coll_bring_t *bring; /* NULL: broadcasts meet */
     /* Every group is a run of consecutive comm ranks and groups follow rank order: partial results of
      * groups combined in group order are in rank order (non-commutative reductions). */
     bool ordered;

@@ -1,4 +1,5 @@
-/* Rooted data movement inside one process: broadcast, gather(v) and scatter(v). Small uniform ones are
+/* Rooted data movement inside one process: broadcast, gather(v) and scatter(v). Broadcasts of a few
+ * members alone on their cores go through rings of slots instead (bcast_ring.c). Small uniform ones are
  * fused into the meeting (meet.h): the root stages its data before it arrives (bcast, scatter) or the last
  * member of each group gathers its members' blocks (gather), and the readers copy out after the release.
  * Otherwise every member publishes a descriptor; the members that receive copy straight from the sender's
@@ -53,6 +54,8 @@ int mpcrt_coll_bcast(mpcrt_comm_t *comm, void *buf, MPI_Count count, mpcrt_datat
     MPI_Count bytes = count * dt->size;
     bcast_desc_t mine = {{COLL_BCAST, root, bytes, NULL, NULL}, {buf, dt, count}};
     coll_meet_t *m = coll_meet_of(comm);
+    if (m->bring)
+        return coll_bring_bcast(m->bring, me, root, &mine.view);
     unsigned parity;
     if (bytes <= FUSED_BCAST_BYTES && (me != root || stage(m, me, coll_next_parity(m, me), &mine.view)))
         mine.header.fused = &staged_rooted;

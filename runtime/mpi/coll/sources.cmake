@@ -6,6 +6,7 @@ list(APPEND MPI_SOURCES
   mpi/coll/meet.c
   mpi/coll/combine.c
   mpi/coll/rooted.c
+  mpi/coll/bcast_ring.c
   mpi/coll/allgather.c
   mpi/coll/alltoall.c
   mpi/coll/reduce.c
