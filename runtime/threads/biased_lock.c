@@ -73,10 +73,11 @@ static bool take(mpcrt_biased_lock_t *l, bool wait)
 {
     for (;;) {
         int bias = atomic_load_explicit(&l->bias, memory_order_relaxed);
-        if (bias == MPCRT_BIAS_UNCLAIMED && claim_bias(l) && mpcrt_biased_lock_fast(l))
+        int key = mpcrt_tls_vp_index + 1;
+        if (bias == MPCRT_BIAS_UNCLAIMED && claim_bias(l) && mpcrt_biased_lock_owner(l, key))
             return true;
         if (!(bias & MPCRT_BIAS_OFF)) {
-            if (bias == mpcrt_tls_vp_index + 1 && mpcrt_biased_lock_fast(l))
+            if (bias == key && mpcrt_biased_lock_owner(l, key))
                 return true;
             revoke_bias(l);
         }

@@ -44,11 +44,8 @@ bool mpcrt_biased_trylock_slow(mpcrt_biased_lock_t *l);
 bool mpcrt_biased_lock_is_biased(const mpcrt_biased_lock_t *l);
 
 /* The owner's attempt: true when it holds l. */
-static inline bool mpcrt_biased_lock_fast(mpcrt_biased_lock_t *l)
+static inline bool mpcrt_biased_lock_owner(mpcrt_biased_lock_t *l, int key)
 {
-    int key = mpcrt_tls_vp_index + 1; /* 0 on a kernel thread that is no VP: never a biased state */
-    if (__builtin_expect(atomic_load_explicit(&l->bias, memory_order_relaxed) != key, 0))
-        return false; /* expected: a lock taken by other VPs is off, and then the exchange costs more */
     atomic_store_explicit(&l->held, 1, memory_order_relaxed);
     /* Only the compiler must keep the store before the load: a revoker's membarrier supplies the fence
      * (see above). acquire is not needed either: every earlier holder was this kernel thread. */
@@ -59,9 +56,21 @@ static inline bool mpcrt_biased_lock_fast(mpcrt_biased_lock_t *l)
     return false;
 }
 
+/* One attempt, inline: the owner's plain stores, or once the bias is off one exchange (a lock that other
+ * VPs take is off, and then it costs what a spinlock does, plus a read of the same line). */
+static inline bool mpcrt_biased_lock_fast(mpcrt_biased_lock_t *l)
+{
+    int key = mpcrt_tls_vp_index + 1; /* 0 on a kernel thread that is no VP: never a biased state */
+    int bias = atomic_load_explicit(&l->bias, memory_order_relaxed);
+    if (__builtin_expect(bias == key, 1)) /* laid out in line: the owner's path is the short one */
+        return mpcrt_biased_lock_owner(l, key);
+    /* acquire: the critical section of the previous holder happens before ours. */
+    return (bias & MPCRT_BIAS_OFF) && !__atomic_exchange_n((unsigned char *)&l->lock, 1, __ATOMIC_ACQUIRE);
+}
+
 static inline void mpcrt_biased_lock(mpcrt_biased_lock_t *l)
 {
-    if (!mpcrt_biased_lock_fast(l))
+    if (__builtin_expect(!mpcrt_biased_lock_fast(l), 0))
         mpcrt_biased_lock_slow(l);
 }
 
