@@ -121,8 +121,9 @@ static bool disagreement(coll_bring_t *r, int me, int root, uint32_t seq, bool b
             continue;
         if (q != root && filled(r, q, seq))
             return true;
-        /* acquire: its belief, written before the arrival. It cannot be a whole ring further (its belief
-         * overwritten): a root's slot of the next lap needs our count first. */
+        /* acquire: its belief, written before the arrival. A member that believes in our root can only
+         * have arrived a whole ring further (its belief for seq overwritten) after our root filled our slot,
+         * which the caller looks at again; no root fills the slot after that one without our count. */
         if (beliefs &&
             (int32_t)(atomic_load_explicit(&r->member[q].arrived, memory_order_acquire) - (seq + 1)) >= 0 &&
             atomic_load_explicit(&r->member[q].belief[seq % COLL_BRING_SLOTS], memory_order_relaxed) != root)
@@ -183,8 +184,9 @@ static int bcast_root(coll_bring_t *r, int me, uint32_t seq, const coll_view_t *
     } else {
         coll_view_t to = coll_packed_view(slot->data, bytes);
         coll_copy_range(view, 0, &to, 0, bytes);
-        /* Nothing of ours is read after this: done now, so the one wake-up below serves both. */
-        atomic_store_explicit(&mine->done, seq + 1, memory_order_relaxed);
+        /* Nothing of ours is read after this: done now, so the one wake-up below serves both. release: our
+         * reads of other roots' slots, in earlier calls, are over (for a root about to reuse one). */
+        atomic_store_explicit(&mine->done, seq + 1, memory_order_release);
     }
     atomic_store_explicit(&slot->stamp, seq + 1, memory_order_release);
     wake_sleepers(r, me);
@@ -193,7 +195,7 @@ static int bcast_root(coll_bring_t *r, int me, uint32_t seq, const coll_view_t *
     int rc = disagreement(r, me, me, seq, false) ? MPI_ERR_ROOT : MPI_SUCCESS;
     if (slot->rendezvous) {
         bring_wait_t w = {r, me, me, seq + 1};
-        atomic_store_explicit(&mine->done, seq + 1, memory_order_relaxed); /* counts us among the done */
+        atomic_store_explicit(&mine->done, seq + 1, memory_order_release); /* counts us among the done */
         if (!all_done(&w))
             bring_wait(r, me, all_done, &w);
     }
@@ -230,6 +232,9 @@ int coll_bring_bcast(coll_bring_t *r, int me, int root, const coll_view_t *view)
         wake_sleepers(r, me); /* members waiting for a root may learn from our arrival that there is none */
         bring_wait(r, me, data_or_disagreement, &w);
     }
+    /* Looked at again even after a disagreement: a member may have passed this broadcast and published
+     * its belief for one a whole ring later in the same entry (a false disagreement), but only after our
+     * root filled its slot, which then holds our data. */
     if (filled(r, root, seq)) {
         const bring_slot_t *slot = slot_of(r, root, seq);
         coll_view_t packed = coll_packed_view((void *)slot->data, slot->bytes);
