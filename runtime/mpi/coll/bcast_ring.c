@@ -226,22 +226,22 @@ int coll_bring_bcast(coll_bring_t *r, int me, int root, const coll_view_t *view)
     }
     if (me == root)
         return bcast_root(r, me, seq, view);
-    int rc;
-    bring_wait_t w = {r, me, root, seq};
-    if (!filled(r, root, seq)) {
+    int rc = MPI_ERR_ROOT;
+    bool got = filled(r, root, seq);
+    if (!got) {
+        bring_wait_t w = {r, me, root, seq};
         wake_sleepers(r, me); /* members waiting for a root may learn from our arrival that there is none */
         bring_wait(r, me, data_or_disagreement, &w);
+        /* Looked at again even after a disagreement: a member may have passed this broadcast and published
+         * its belief for one a whole ring later in the same entry (a false disagreement), but only after
+         * our root filled its slot, which then holds our data. */
+        got = filled(r, root, seq);
     }
-    /* Looked at again even after a disagreement: a member may have passed this broadcast and published
-     * its belief for one a whole ring later in the same entry (a false disagreement), but only after our
-     * root filled its slot, which then holds our data. */
-    if (filled(r, root, seq)) {
+    if (got) {
         const bring_slot_t *slot = slot_of(r, root, seq);
         coll_view_t packed = coll_packed_view((void *)slot->data, slot->bytes);
         rc =
             coll_copy(slot->rendezvous ? &slot->big : &packed, view); /* counts that differ: TRUNCATE/COUNT */
-    } else {
-        rc = MPI_ERR_ROOT;
     }
     /* release: our reads of the root's slot (or buffer) are over. */
     atomic_store_explicit(&mine->done, seq + 1, memory_order_release);

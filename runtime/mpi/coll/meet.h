@@ -89,9 +89,8 @@ typedef struct {
 } coll_member_t;
 
 /* Broadcasts of meetings of at most COLL_BRING_MEMBERS members, each alone on its core, skip the meeting
- * (bcast_ring.c): the root
- * fills the next of its COLL_BRING_SLOTS slots (up to COLL_BRING_BYTES packed, else the slot points to its
- * buffer) and the others copy out of it. */
+ * (bcast_ring.c): the root fills the next of its COLL_BRING_SLOTS slots (up to COLL_BRING_BYTES packed,
+ * else the slot points to its buffer) and the others copy out of it. */
 enum { COLL_BRING_SLOTS = 8, COLL_BRING_BYTES = 512, COLL_BRING_MEMBERS = 4 };
 typedef struct coll_bring coll_bring_t;
 coll_bring_t *coll_bring_create(int n); /* NULL: too many members (or out of memory): broadcasts meet */
