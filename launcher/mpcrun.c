@@ -189,6 +189,8 @@ static void usage(void)
           "  MPCRT_CORES_PER_RANK=N   only with -c (otherwise removed)\n"
           "  MPCRT_OVERSUBSCRIBE=1    only with --oversubscribe (otherwise removed)\n"
           "  MPCRT_JOB_CORES=N        with --oversubscribe: the cores available to mpcrun\n"
+          "  MPCRT_FIRST_CPU=C        per process, when -c gives processes more cores than\n"
+          "                           their share (--oversubscribe): its rank's CPU\n"
           "\n"
           "Environment read by mpcrun:\n"
           "  MPIEXEC_TIMEOUT          default for --timeout (positive seconds)\n"

@@ -112,11 +112,17 @@ static void *forward_output(void *arg)
 
 /* ------------------------------------------------------------------ placement */
 
-/* Process p's CPUs: an equal share of ours (P <= CPUs), else CPU p mod CPUs. */
-static void place(int proc, int nprocs, cpu_set_t *out)
+/* Process p's CPUs: an equal share of ours (P <= CPUs), else CPU p mod CPUs. With -c, a process whose share
+ * is smaller than its ranks' cores (--oversubscribe) gets that many CPUs anyway, counted from its own first
+ * CPU and wrapping around, so that its ranks still run on distinct CPUs first and its further VPs go to
+ * the CPUs the other processes' ranks use (a process's free VP then progresses its computing rank's
+ * collectives there while those ranks wait). *first: the OS index of the CPU where the process's VP 0
+ * belongs (the runtime's MPCRT_FIRST_CPU), or -1. */
+static void place(int proc, int nprocs, long long cores_per_proc, cpu_set_t *out, int *first)
 {
     cpu_set_t mine;
     CPU_ZERO(out);
+    *first = -1;
     if (sched_getaffinity(0, sizeof mine, &mine) != 0)
         return;
     int cpus[CPU_SETSIZE], ncpus = 0;
@@ -125,12 +131,17 @@ static void place(int proc, int nprocs, cpu_set_t *out)
             cpus[ncpus++] = c;
     if (ncpus == 0)
         return;
-    if (nprocs <= ncpus) {
-        for (int i = proc * ncpus / nprocs; i < (proc + 1) * ncpus / nprocs; i++)
-            CPU_SET(cpus[i], out);
-    } else {
-        CPU_SET(cpus[proc % ncpus], out);
+    int start = nprocs <= ncpus ? proc * ncpus / nprocs : proc % ncpus;
+    int share = nprocs <= ncpus ? (proc + 1) * ncpus / nprocs - start : 1;
+    if (cores_per_proc > share) {
+        int want = cores_per_proc < ncpus ? (int)cores_per_proc : ncpus;
+        for (int i = 0; i < want; i++)
+            CPU_SET(cpus[(start + i) % ncpus], out);
+        *first = cpus[start];
+        return;
     }
+    for (int i = start; i < start + share; i++)
+        CPU_SET(cpus[i], out);
 }
 
 /* ------------------------------------------------------------------ clean-up */
@@ -282,14 +293,21 @@ int procs_run(const procs_job_t *job)
 
     int exit_code = 0, started = 0;
     for (int p = 0; p < n; p++) {
-        char **env = pmix_host_client_env(p);
+        cpu_set_t cpus;
+        int first_cpu;
+        place(p, n, job->cores_per_rank * rpp, &cpus, &first_cpu);
+        char first_text[32];
+        snprintf(first_text, sizeof first_text, "%d", first_cpu);
+        if (first_cpu >= 0)
+            setenv("MPCRT_FIRST_CPU", first_text, 1);
+        else
+            unsetenv("MPCRT_FIRST_CPU");
+        char **env = pmix_host_client_env(p); /* a copy of our environment, MPCRT_FIRST_CPU included */
         int out[2] = {-1, -1}, err[2] = {-1, -1};
         if (!env || (job->tag_output && (pipe(out) != 0 || pipe(err) != 0))) {
             exit_code = 1;
             break;
         }
-        cpu_set_t cpus;
-        place(p, n, &cpus);
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "mpcrun: cannot start process %d: fork: %s\n", p, strerror(errno));

@@ -1,6 +1,7 @@
 /* Core discovery with hwloc: a core belongs to us when its cpuset meets the process binding (what
  * taskset, cgroups, Slurm or mpcrun gave us); a VP is bound to the PUs of its core that we may use. */
 #include "topology.h"
+#include "config.h"
 #include "log.h"
 
 #include <errno.h>
@@ -16,6 +17,30 @@ static hwloc_topology_t topology;
 static hwloc_bitmap_t *core_sets;
 static int ncores;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* VP i is bound to core i (mod the count): when mpcrun gave processes overlapping CPU sets, it names the
+ * CPU of this process's own first core, and the list starts there, so that the process's rank (VP 0) and
+ * the other processes' ranks run on different cores and the further VPs follow on theirs. */
+static void rotate_to_first_cpu(void)
+{
+    const char *text = mpcrt_config_str(MPCRT_CFG_FIRST_CPU);
+    char *end;
+    long cpu = strtol(text, &end, 10);
+    if (!*text || *end || cpu < 0)
+        return;
+    int first = 0;
+    while (first < ncores && !hwloc_bitmap_isset(core_sets[first], (unsigned)cpu))
+        first++;
+    if (first == 0 || first == ncores) /* already first, or not ours: the list stays as it is */
+        return;
+    hwloc_bitmap_t *rotated = calloc((size_t)ncores, sizeof *rotated);
+    if (!rotated)
+        return;
+    for (int i = 0; i < ncores; i++)
+        rotated[i] = core_sets[(first + i) % ncores];
+    memcpy(core_sets, rotated, sizeof *rotated * (size_t)ncores);
+    free(rotated);
+}
 
 static int discover(void)
 {
@@ -38,6 +63,7 @@ static int discover(void)
     }
     if (ncores == 0) /* binding unknown to hwloc: behave as one unbound core */
         core_sets[ncores++] = hwloc_bitmap_dup(bound);
+    rotate_to_first_cpu();
     hwloc_bitmap_free(bound);
     mpcrt_log(MPCRT_LOG_SCHED, "%d core(s) available", ncores);
     return 0;

@@ -120,6 +120,13 @@ placement)
     run 0 "$bin/mpcrun" -n 2 -c 1 "$progs/placement"
     [ "$(sed -n 's/^rank [01] cpu \([0-9]*\)$/\1/p' "$out/stdout" | sort -u | wc -l)" -eq 2 ] ||
         fail "with -c 1 the two ranks must run on two different cores"
+    # One rank per process, 2 cores each (on 2 cores every process gets both: 2 VPs, its rank on its own
+    # first core), and the ranks still run on different cores.
+    MPCRT_DEBUG=sched run 0 "$bin/mpcrun" -n 2 --mode=process -c 2 --oversubscribe "$progs/placement"
+    [ "$(sed -n 's/^rank [01] cpu \([0-9]*\)$/\1/p' "$out/stdout" | sort -u | wc -l)" -eq 2 ] ||
+        fail "--mode=process -c 2 --oversubscribe: the two ranks must run on two different cores"
+    [ "$(grep -cE '^mpcrt: ([2-9]|[1-9][0-9]+) VP\(s\)' "$out/stderr")" -eq 2 ] ||
+        fail "--mode=process -c 2 --oversubscribe: each process must have 2 VPs or more: $(cat "$out/stderr")"
     ;;
 mpcc)
     run 0 "$bin/mpcc" --showme
