@@ -1,7 +1,7 @@
 /* MPI_Wtime and MPI_Wtick. clock_gettime(CLOCK_MONOTONIC) costs about 22-27 ns here (the vDSO reads the
  * kernel's clock page around its own rdtsc); one rdtsc costs about 9. Where the kernel itself keeps time
  * with the TSC (its clocksource is "tsc": the counter is invariant and agrees across cores), MPI_Wtime
- * reads the TSC and scales it. The scale is measured against CLOCK_MONOTONIC over the first CALIBRATE_S
+ * reads the TSC and scales it. The scale is measured against the clock over the first CALIBRATE_S (50 ms)
  * seconds after the first call (MPI_Wtime answers from the clock meanwhile), so no start-up waits for it.
  * Elsewhere, and with MPCRT_WTIME=clock, MPI_Wtime stays on the clock. Measured (one rank, a loop of
  * calls): 27 ns on the clock (Open MPI 29, MPICH 29), about 11 ns on the TSC.
@@ -23,7 +23,7 @@
 
 enum { WT_UNSET, WT_CALIBRATING, WT_TSC, WT_CLOCK };
 
-#define CALIBRATE_S 0.02
+#define CALIBRATE_S 0.05
 /* Added once when MPI_Wtime leaves the clock for the TSC: a thread that read the clock just before the
  * switch must not see an earlier time after it (the two are anchored tens of nanoseconds apart). */
 #define SWITCH_MARGIN_S 1e-6
@@ -38,22 +38,38 @@ static struct {
     double t0, seconds_per_tick;
 } wt;
 
-static double clock_now(void)
+static double clock_read(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#if defined(__x86_64__)
-/* A (clock, TSC) pair read as close together as possible: the TSC halfway through the clock read. */
-static double clock_and_tsc(uint64_t *tsc)
+static double clock_now(void)
 {
-    uint64_t before = __rdtsc();
-    double t = clock_now();
-    uint64_t after = __rdtsc();
-    *tsc = before + (after - before) / 2;
-    return t;
+    return clock_read(CLOCK_MONOTONIC);
+}
+
+#if defined(__x86_64__)
+/* A (clock, TSC) pair read as close together as possible: the TSC halfway through the clock read, from the
+ * quickest of a few reads (a read the kernel preempted would skew the scale: 20 ms of calibration moved
+ * 230 ppm on a loaded machine). The scale is measured on CLOCK_MONOTONIC_RAW, which NTP does not slew (up
+ * to 500 ppm while it corrects). */
+static double clock_and_tsc(clockid_t id, uint64_t *tsc)
+{
+    double best_t = 0;
+    uint64_t best_window = UINT64_MAX;
+    for (int i = 0; i < 5; i++) {
+        uint64_t before = __rdtsc();
+        double t = clock_read(id);
+        uint64_t after = __rdtsc();
+        if (after - before < best_window) {
+            best_window = after - before;
+            best_t = t;
+            *tsc = before + (after - before) / 2;
+        }
+    }
+    return best_t;
 }
 
 static bool kernel_uses_tsc(void)
@@ -81,7 +97,7 @@ static void choose(void)
 #if defined(__x86_64__)
     if (kernel_uses_tsc()) {
         uint64_t tsc;
-        double t = clock_and_tsc(&tsc);
+        double t = clock_and_tsc(CLOCK_MONOTONIC_RAW, &tsc);
         int claim = WT_UNSET;
         /* Claimed with an intermediate value so that nobody reads tsc0/t0 half written. */
         if (atomic_compare_exchange_strong(&wt.state, &claim, -1)) {
@@ -105,18 +121,19 @@ static __attribute__((noinline)) double wtime_slow(void)
 #if defined(__x86_64__)
     if (state == WT_CALIBRATING) {
         uint64_t tsc;
-        double t = clock_and_tsc(&tsc);
-        if (t - wt.cal_t >= CALIBRATE_S && tsc > wt.cal_tsc) {
-            /* One thread finishes: it anchors the scale at this pair, the margin ahead of the clock. */
+        double raw = clock_and_tsc(CLOCK_MONOTONIC_RAW, &tsc);
+        if (raw - wt.cal_t >= CALIBRATE_S && tsc > wt.cal_tsc) {
+            /* One thread finishes: it anchors the scale at a CLOCK_MONOTONIC pair, the margin ahead. */
             int claim = WT_CALIBRATING;
             if (atomic_compare_exchange_strong(&wt.state, &claim, -2)) {
-                wt.seconds_per_tick = (t - wt.cal_t) / (double)(tsc - wt.cal_tsc);
-                wt.tsc0 = tsc;
+                wt.seconds_per_tick = (raw - wt.cal_t) / (double)(tsc - wt.cal_tsc);
+                double t = clock_and_tsc(CLOCK_MONOTONIC, &wt.tsc0);
                 wt.t0 = t + SWITCH_MARGIN_S;
                 atomic_store_explicit(&wt.state, WT_TSC, memory_order_release);
+                return t;
             }
         }
-        return t;
+        return clock_now();
     }
     if (state == WT_TSC)
         return wt.t0 + (double)(int64_t)(__rdtsc() - wt.tsc0) * wt.seconds_per_tick;
