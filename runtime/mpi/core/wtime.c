@@ -32,7 +32,8 @@ static struct {
     _Atomic int state;
     /* The calibration's anchor: written once, before state becomes WT_CALIBRATING (release). */
     uint64_t cal_tsc;
-    double cal_t;
+    double cal_t;    /* CLOCK_MONOTONIC_RAW, with cal_tsc */
+    double cal_mono; /* CLOCK_MONOTONIC then: the cheap test of the calibration's end */
     /* The scale and its anchor: written once, before state becomes WT_TSC (release). */
     uint64_t tsc0;
     double t0, seconds_per_tick;
@@ -103,6 +104,7 @@ static void choose(void)
         if (atomic_compare_exchange_strong(&wt.state, &claim, -1)) {
             wt.cal_tsc = tsc;
             wt.cal_t = t;
+            wt.cal_mono = clock_now();
             atomic_store_explicit(&wt.state, WT_CALIBRATING, memory_order_release);
         }
         return;
@@ -120,20 +122,24 @@ static __attribute__((noinline)) double wtime_slow(void)
     }
 #if defined(__x86_64__)
     if (state == WT_CALIBRATING) {
-        uint64_t tsc;
-        double raw = clock_and_tsc(CLOCK_MONOTONIC_RAW, &tsc);
-        if (raw - wt.cal_t >= CALIBRATE_S && tsc > wt.cal_tsc) {
-            /* One thread finishes: it anchors the scale at a CLOCK_MONOTONIC pair, the margin ahead. */
-            int claim = WT_CALIBRATING;
-            if (atomic_compare_exchange_strong(&wt.state, &claim, -2)) {
+        /* As cheap as the clock alone until the calibration is due: benchmarks time themselves meanwhile. */
+        double t = clock_now();
+        int claim = WT_CALIBRATING;
+        if (t - wt.cal_mono >= CALIBRATE_S && atomic_compare_exchange_strong(&wt.state, &claim, -2)) {
+            /* One thread finishes: the scale from the RAW pairs, anchored at a CLOCK_MONOTONIC pair, the
+             * margin ahead of every earlier reading. */
+            uint64_t tsc;
+            double raw = clock_and_tsc(CLOCK_MONOTONIC_RAW, &tsc);
+            if (tsc > wt.cal_tsc) {
                 wt.seconds_per_tick = (raw - wt.cal_t) / (double)(tsc - wt.cal_tsc);
-                double t = clock_and_tsc(CLOCK_MONOTONIC, &wt.tsc0);
-                wt.t0 = t + SWITCH_MARGIN_S;
+                double anchor = clock_and_tsc(CLOCK_MONOTONIC, &wt.tsc0);
+                wt.t0 = anchor + SWITCH_MARGIN_S;
                 atomic_store_explicit(&wt.state, WT_TSC, memory_order_release);
-                return t;
+            } else {
+                atomic_store_explicit(&wt.state, WT_CLOCK, memory_order_release); /* a counter that went back */
             }
         }
-        return clock_now();
+        return t;
     }
     if (state == WT_TSC)
         return wt.t0 + (double)(int64_t)(__rdtsc() - wt.tsc0) * wt.seconds_per_tick;
