@@ -1,7 +1,7 @@
 /* MPI_Wtime and MPI_Wtick. clock_gettime(CLOCK_MONOTONIC) costs about 22-27 ns here (the vDSO reads the
  * kernel's clock page around its own rdtsc); one rdtsc costs about 9. Where the kernel itself keeps time
  * with the TSC (its clocksource is "tsc": the counter is invariant and agrees across cores), MPI_Wtime
- * reads the TSC and scales it. The scale is measured against the clock over the first CALIBRATE_S (50 ms)
+ * reads the TSC and scales it. The scale is measured against the clock over the first CALIBRATE_S (5 ms)
  * seconds after the first call (MPI_Wtime answers from the clock meanwhile), so no start-up waits for it.
  * Elsewhere, and with MPCRT_WTIME=clock, MPI_Wtime stays on the clock. Measured (one rank, a loop of
  * calls): 27 ns on the clock (Open MPI 29, MPICH 29), about 11 ns on the TSC.
@@ -23,7 +23,7 @@
 
 enum { WT_UNSET, WT_CALIBRATING, WT_TSC, WT_CLOCK };
 
-#define CALIBRATE_S 0.05
+#define CALIBRATE_S 0.005
 /* Added once when MPI_Wtime leaves the clock for the TSC: a thread that read the clock just before the
  * switch must not see an earlier time after it (the two are anchored tens of nanoseconds apart). */
 #define SWITCH_MARGIN_S 1e-6

@@ -1,5 +1,5 @@
 /* MPI_Wtime and MPI_Wtick (runtime/mpi/core/wtime.c): every rank reads the clock in a loop that spans the
- * TSC calibration (the first 50 ms; ranks of different VPs read at the same time), and each reading must
+ * TSC calibration (the first 5 ms; ranks of different VPs read at the same time), and each reading must
  * not go back; over the loop, MPI_Wtime must
  * agree with CLOCK_MONOTONIC within 0.1 % (plus 0.1 ms); MPI_Wtick is positive and at most 1 us. With the
  * argument "tsc" the TSC source must be in use by the end (MPI_Wtick is then one tick, under 1 ns at any
