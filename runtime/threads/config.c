@@ -53,9 +53,6 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
     [MPCRT_CFG_FIRST_CPU] = {"MPCRT_FIRST_CPU", MPCRT_CONFIG_STRING, "",
                              "OS index of a CPU of the process whose core gets VP 0 (the next cores follow, "
                              "wrapping); set by mpcrun when processes share cores; empty = the first core"},
-    [MPCRT_CFG_WTIME] = {"MPCRT_WTIME", MPCRT_CONFIG_STRING, "auto",
-                         "MPI_Wtime's source: auto (the TSC, scaled, when the kernel's clocksource is tsc; "
-                         "else CLOCK_MONOTONIC) or clock (always CLOCK_MONOTONIC)"},
     [MPCRT_CFG_EAGER_LIMIT] =
         {"MPCRT_EAGER_LIMIT", MPCRT_CONFIG_SIZE, "16K",
          "largest message copied into an eager cell when its receive is not posted yet"},

@@ -222,6 +222,22 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 }
 MPCRT_PMPI_ALIAS(Abort)
 
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+MPCRT_PMPI_ALIAS(Wtime)
+
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+MPCRT_PMPI_ALIAS(Wtick)
+
 int PMPI_Get_version(int *version, int *subversion)
 {
     *version = MPI_VERSION;
