@@ -296,12 +296,13 @@ int procs_run(const procs_job_t *job)
         cpu_set_t cpus;
         int first_cpu;
         place(p, n, job->cores_per_rank * rpp, &cpus, &first_cpu);
-        char first_text[32];
-        snprintf(first_text, sizeof first_text, "%d", first_cpu);
-        if (first_cpu >= 0)
+        if (first_cpu >= 0) {
+            char first_text[32];
+            snprintf(first_text, sizeof first_text, "%d", first_cpu);
             setenv("MPCRT_FIRST_CPU", first_text, 1);
-        else
+        } else {
             unsetenv("MPCRT_FIRST_CPU");
+        }
         char **env = pmix_host_client_env(p); /* a copy of our environment, MPCRT_FIRST_CPU included */
         int out[2] = {-1, -1}, err[2] = {-1, -1};
         if (!env || (job->tag_output && (pipe(out) != 0 || pipe(err) != 0))) {

@@ -50,9 +50,9 @@ static cfg_entry_t table[MPCRT_CFG_COUNT] = {
                                 "MPI match locks biased to the VP that takes them first, which then takes "
                                 "them without an atomic exchange (0: always the exchange, for comparison)"},
     [MPCRT_CFG_BIND] = {"MPCRT_BIND", MPCRT_CONFIG_BOOL, "1", "bind each VP to its core"},
-    [MPCRT_CFG_FIRST_CPU] = {"MPCRT_FIRST_CPU", MPCRT_CONFIG_STRING, "",
+    [MPCRT_CFG_FIRST_CPU] = {"MPCRT_FIRST_CPU", MPCRT_CONFIG_INT, "0",
                              "OS index of a CPU of the process whose core gets VP 0 (the next cores follow, "
-                             "wrapping); set by mpcrun when processes share cores; empty = the first core"},
+                             "wrapping); set by mpcrun when processes share cores; unset: the first core"},
     [MPCRT_CFG_EAGER_LIMIT] =
         {"MPCRT_EAGER_LIMIT", MPCRT_CONFIG_SIZE, "16K",
          "largest message copied into an eager cell when its receive is not posted yet"},

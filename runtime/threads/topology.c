@@ -21,25 +21,29 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* VP i is bound to core i (mod the count): when mpcrun gave processes overlapping CPU sets, it names the
  * CPU of this process's own first core, and the list starts there, so that the process's rank (VP 0) and
  * the other processes' ranks run on different cores and the further VPs follow on theirs. */
+static void reverse_cores(int from, int to)
+{
+    for (; from < to; from++, to--) {
+        hwloc_bitmap_t t = core_sets[from];
+        core_sets[from] = core_sets[to];
+        core_sets[to] = t;
+    }
+}
+
 static void rotate_to_first_cpu(void)
 {
-    const char *text = mpcrt_config_str(MPCRT_CFG_FIRST_CPU);
-    char *end;
-    long cpu = strtol(text, &end, 10);
-    if (!*text || *end || cpu < 0)
+    if (!mpcrt_config_is_set(MPCRT_CFG_FIRST_CPU)) /* a value that does not parse was reported, unset */
         return;
+    unsigned cpu = (unsigned)mpcrt_config_int(MPCRT_CFG_FIRST_CPU);
     int first = 0;
-    while (first < ncores && !hwloc_bitmap_isset(core_sets[first], (unsigned)cpu))
+    while (first < ncores && !hwloc_bitmap_isset(core_sets[first], cpu))
         first++;
     if (first == 0 || first == ncores) /* already first, or not ours: the list stays as it is */
         return;
-    hwloc_bitmap_t *rotated = calloc((size_t)ncores, sizeof *rotated);
-    if (!rotated)
-        return;
-    for (int i = 0; i < ncores; i++)
-        rotated[i] = core_sets[(first + i) % ncores];
-    memcpy(core_sets, rotated, sizeof *rotated * (size_t)ncores);
-    free(rotated);
+    /* Rotated left by `first`, in place. */
+    reverse_cores(0, first - 1);
+    reverse_cores(first, ncores - 1);
+    reverse_cores(0, ncores - 1);
 }
 
 static int discover(void)
