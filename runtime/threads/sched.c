@@ -331,7 +331,7 @@ void mpcrt_ult_wake(mpcrt_ult_t *u)
         mpcrt_inbox_push(home, u);
 }
 
-void mpcrt_ult_poke(mpcrt_ult_t *u)
+void mpcrt_ult_poke_slow(mpcrt_ult_t *u)
 {
     mpcrt_vp_t *vp = mpcrt_tls_vp;
     /* No test of vp: a live ULT has a home, so a kernel thread that is no VP's (vp NULL) goes below. */

@@ -23,12 +23,20 @@ typedef enum {
     ULT_EXITED,  /* function returned; the VP finishes it after switching away */
     ULT_DONE     /* finished, waiting for join */
 } ult_state_t;
+_Static_assert(ULT_READY == MPCRT_ULT_STATE_QUEUED, "sched.h's inline poke names ULT_READY");
 
 struct mpcrt_ult {
-    mpcrt_ult_public_t pub; /* first: sched.h reads the slots through it (mpcrt_ult_slot) */
-    void *sp;               /* saved stack pointer while not running */
-    _Atomic(mpcrt_vp_t *) home;
-    _Atomic int state; /* ult_state_t */
+    /* First: sched.h reads the slots, the home and the state through pub (mpcrt_ult_slot, mpcrt_ult_poke);
+     * this module names the last two directly. */
+    union {
+        mpcrt_ult_public_t pub;
+        struct {
+            void *pub_slots_[MPCRT_ULT_NSLOTS];
+            _Atomic(mpcrt_vp_t *) home;
+            _Atomic int state; /* ult_state_t */
+        };
+    };
+    void *sp; /* saved stack pointer while not running */
     mpcrt_ult_kind_t kind;
     int base_prio, cur_prio;
     int rank;
@@ -151,7 +159,6 @@ typedef struct {
 } mpcrt_sched_t;
 
 extern mpcrt_sched_t mpcrt_sched;
-extern __thread mpcrt_vp_t *mpcrt_tls_vp __attribute__((tls_model("initial-exec")));
 
 /* inbox.c */
 void mpcrt_inbox_push(mpcrt_vp_t *vp, mpcrt_ult_t *u);

@@ -852,8 +852,10 @@ static inline __attribute__((always_inline)) int send_standard(const void *buf, 
     return mpcrt_pt2pt_send_request("MPI_Send", buf, count, dt, comm, dest, tag, handle, MPCRT_SEND_STANDARD);
 }
 
-MPCRT_RETURNS_AFTER_SWITCH int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest,
-                                                    int tag, MPI_Comm comm_handle)
+/* A plain return, not the thunk (sched.h, MPCRT_RETURNS_AFTER_SWITCH): a small send does not switch, and a
+ * send that waits does so in mpcrt_pt2pt_send_request, whose return (tail-called from here) takes it. */
+int mpcrt_pt2pt_send_api(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm_handle)
 {
     mpcrt_mpi_rank_t *self;
     int world;

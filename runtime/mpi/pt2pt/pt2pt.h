@@ -143,11 +143,14 @@ static inline void mpcrt_copy_upto8(void *dst, const void *src, size_t n)
         memcpy(&tail, s + n - 4, 4);
         memcpy(d, &head, 4);
         memcpy(d + n - 4, &tail, 4);
-    } else if (n > 0) {
-        unsigned char first = s[0], middle = s[n / 2], last = s[n - 1];
-        d[0] = first;
-        d[n / 2] = middle;
-        d[n - 1] = last;
+    } else if (n >= 2) {
+        uint16_t head, tail;
+        memcpy(&head, s, 2);
+        memcpy(&tail, s + n - 2, 2);
+        memcpy(d, &head, 2);
+        memcpy(d + n - 2, &tail, 2);
+    } else if (n == 1) {
+        d[0] = s[0];
     }
 }
 

@@ -1,9 +1,10 @@
 /* Small MPI_Irecv payloads, which a sender of the process leaves in the request once MPI_Wait waits for it
  * (pt2pt.h, inline_ok), reach the user's buffer, and every other way of completing a receive still works:
  * MPI_Wait, MPI_Test, MPI_Waitall, MPI_Waitany, MPI_Testsome, MPI_Request_get_status then MPI_Wait, and
- * MPI_Request_free before or after the message matched. Sizes 1, 4, 8 (inline) and 9 bytes (not), and a
- * contiguous type whose data starts 8 bytes in; then an MPI_Irecv/MPI_Send/MPI_Wait ping-pong between
- * ranks 0 and 1, where the receiver waits before its message comes. */
+ * MPI_Request_free before or after the message matched. Sizes 1 to 8 (inline) and 9 bytes (not), and a
+ * contiguous type whose data starts 8 bytes in; then an MPI_Irecv/MPI_Send/MPI_Wait ping-pong and an
+ * MPI_Send/MPI_Recv one between ranks 0 and 1, where the receiver waits before its message comes. Every
+ * receive also checks that no byte past the message changed (the inline copies move overlapping words). */
 #include "check.h"
 
 #include <string.h>
@@ -79,6 +80,16 @@ static void receive(int way, int left, int right, int seed, int bytes, MPI_Datat
     }
     }
     CHECK(same(in + offset, bytes, seed));
+    for (int i = offset + bytes; i < (int)sizeof in; i++)
+        CHECK(in[i] == 0);
+}
+
+static bool untouched_past(const unsigned char *p, int from, int size)
+{
+    for (int i = from; i < size; i++)
+        if (p[i] != 0)
+            return false;
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -95,10 +106,10 @@ int main(int argc, char **argv)
     MPI_Type_commit(&at8);
     for (int round = 0; round < ROUNDS; round++) {
         int way = round % WAYS;
-        static const int sizes[] = {1, 4, 8, 9};
-        for (int s = 0; s < 4; s++)
-            receive(way, left, right, round * 5 + s, sizes[s], MPI_BYTE, sizes[s], 0);
-        receive(way, left, right, round * 5 + 4, 8, at8, 1, 8);
+        static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9};
+        for (int s = 0; s < 8; s++)
+            receive(way, left, right, round * 9 + s, sizes[s], MPI_BYTE, sizes[s], 0);
+        receive(way, left, right, round * 9 + 8, 8, at8, 1, 8);
     }
     /* Ping-pong: each rank waits for its receive before the other sends (the inline path). */
     unsigned char in[16], out[16];
@@ -109,12 +120,27 @@ int main(int argc, char **argv)
         MPI_Irecv(in, bytes, MPI_BYTE, other, 4, MPI_COMM_WORLD, &r);
         if (me == 1 - i % 2) { /* the receiver of this round waits first */
             MPI_Wait(&r, MPI_STATUS_IGNORE);
-            CHECK(same(in, bytes, i));
+            CHECK(same(in, bytes, i) && untouched_past(in, bytes, (int)sizeof in));
             MPI_Send(NULL, 0, MPI_BYTE, other, 4, MPI_COMM_WORLD);
         } else {
             fill(out, bytes, i);
             MPI_Send(out, bytes, MPI_BYTE, other, 4, MPI_COMM_WORLD);
             MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+    }
+    /* The same with blocking receives (their requests on the stack take the data inline too). */
+    for (int i = 0; i < ROUNDS * 10 && n >= 2 && me < 2; i++) {
+        int bytes = 1 + i % 8, other = 1 - me;
+        if (me == 1 - i % 2) {
+            memset(in, 0, sizeof in);
+            MPI_Status st;
+            MPI_Recv(in, bytes, MPI_BYTE, other, 5, MPI_COMM_WORLD, &st);
+            int got = -1;
+            MPI_Get_count(&st, MPI_BYTE, &got);
+            CHECK(got == bytes && same(in, bytes, i) && untouched_past(in, bytes, (int)sizeof in));
+        } else {
+            fill(out, bytes, i);
+            MPI_Send(out, bytes, MPI_BYTE, other, 5, MPI_COMM_WORLD);
         }
     }
     MPI_Type_free(&at8);
