@@ -360,8 +360,8 @@ static inline MPI_Count transfer(const void *sbuf, MPI_Count scount, const mpcrt
     if (n <= 0)
         return 0;
     if (n <= 64 && mpcrt_datatype_is_contiguous(sdt) && mpcrt_datatype_is_contiguous(rdt))
-        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb,
-               (size_t)n); /* the latency path */
+        mpcrt_copy_upto64((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb,
+                          (size_t)n); /* the latency path */
     else
         transfer_slow(sbuf, scount, sdt, rbuf, rcount, rdt, n, peer);
     return n;

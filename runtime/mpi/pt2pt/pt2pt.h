@@ -154,6 +154,36 @@ static inline void mpcrt_copy_upto8(void *dst, const void *src, size_t n)
     }
 }
 
+/* Copies n <= 64 bytes without a call: overlapping moves of the largest width that fits (16, 8, 4, 2 or 1
+ * bytes, one pair from each end). The library's other copies call memcpy (-mmemcpy-strategy=libcall in
+ * runtime/CMakeLists.txt), which a small copy on the latency path cannot afford. */
+static inline void mpcrt_copy_upto64(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n >= 16) {
+        unsigned char a[16], b[16], c[16], e[16];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        if (n > 32) {
+            memcpy(c, s + 16, 16);
+            memcpy(e, s + n - 32, 16);
+            memcpy(d + 16, c, 16);
+            memcpy(d + n - 32, e, 16);
+        }
+        memcpy(d, a, 16);
+        memcpy(d + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, s, 8);
+        memcpy(&tail, s + n - 8, 8);
+        memcpy(d, &head, 8);
+        memcpy(d + n - 8, &tail, 8);
+    } else {
+        mpcrt_copy_upto8(d, s, n);
+    }
+}
+
 /* Per-receiving-rank matching state (one per local rank). */
 typedef struct mpcrt_match mpcrt_match_t;
 mpcrt_match_t *mpcrt_match_create(void);

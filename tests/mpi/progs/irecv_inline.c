@@ -1,7 +1,8 @@
 /* Small MPI_Irecv payloads, which a sender of the process leaves in the request once MPI_Wait waits for it
  * (pt2pt.h, inline_ok), reach the user's buffer, and every other way of completing a receive still works:
  * MPI_Wait, MPI_Test, MPI_Waitall, MPI_Waitany, MPI_Testsome, MPI_Request_get_status then MPI_Wait, and
- * MPI_Request_free before or after the message matched. Sizes 1 to 8 (inline) and 9 bytes (not), and a
+ * MPI_Request_free before or after the message matched. Sizes 1 to 8 (inline), 9 to 64 (the sender's inline
+ * copy into a posted receive, mpcrt_copy_upto64) and 65, and a
  * contiguous type whose data starts 8 bytes in; then an MPI_Irecv/MPI_Send/MPI_Wait ping-pong and an
  * MPI_Send/MPI_Recv one between ranks 0 and 1, where the receiver waits before its message comes. Every
  * receive also checks that no byte past the message changed (the inline copies move overlapping words). */
@@ -29,7 +30,7 @@ static bool same(const unsigned char *p, int n, int seed)
 static void receive(int way, int left, int right, int seed, int bytes, MPI_Datatype type, int count,
                     int offset)
 {
-    unsigned char in[32], out[32];
+    unsigned char in[80], out[80];
     memset(in, 0, sizeof in);
     fill(out + offset, (int)sizeof out - offset, seed);
     MPI_Request r[2];
@@ -106,10 +107,11 @@ int main(int argc, char **argv)
     MPI_Type_commit(&at8);
     for (int round = 0; round < ROUNDS; round++) {
         int way = round % WAYS;
-        static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9};
-        for (int s = 0; s < 8; s++)
-            receive(way, left, right, round * 9 + s, sizes[s], MPI_BYTE, sizes[s], 0);
-        receive(way, left, right, round * 9 + 8, 8, at8, 1, 8);
+        static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65};
+        enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+        for (int s = 0; s < NSIZES; s++)
+            receive(way, left, right, round * (NSIZES + 1) + s, sizes[s], MPI_BYTE, sizes[s], 0);
+        receive(way, left, right, round * (NSIZES + 1) + NSIZES, 8, at8, 1, 8);
     }
     /* Ping-pong: each rank waits for its receive before the other sends (the inline path). */
     unsigned char in[16], out[16];
