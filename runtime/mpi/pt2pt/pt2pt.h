@@ -130,28 +130,30 @@ static inline void mpcrt_request_describe(mpcrt_request_t *req, const void *buf,
     req->mode = mode;
 }
 
-/* Copies n <= 8 bytes without a call: two overlapping 4-byte moves, or three single bytes. The inline
- * payload of a blocking receive goes through here twice per message (pt2pt.h, inline_data), and a memcpy
- * call of a variable size cost more than the rest of that copy. */
+/* The first and the last sizeof(type) bytes of the n at s, to d (sizeof(type) <= n <= 2 * sizeof(type)): all
+ * n bytes, the middle ones twice, both read before either is written. */
+#define MPCRT_COPY_ENDS(type, d, s, n)                                                                       \
+    do {                                                                                                     \
+        type head_, tail_;                                                                                   \
+        memcpy(&head_, (s), sizeof head_);                                                                   \
+        memcpy(&tail_, (s) + (n) - sizeof tail_, sizeof tail_);                                              \
+        memcpy((d), &head_, sizeof head_);                                                                   \
+        memcpy((d) + (n) - sizeof tail_, &tail_, sizeof tail_);                                              \
+    } while (0)
+
+/* Copies n <= 8 bytes without a call: two overlapping 4- or 2-byte moves, or one byte. The inline payload of
+ * a blocking receive goes through here twice per message (pt2pt.h, inline_data), and a memcpy call of a
+ * variable size cost more than the rest of that copy. */
 static inline void mpcrt_copy_upto8(void *dst, const void *src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n >= 4) {
-        uint32_t head, tail;
-        memcpy(&head, s, 4);
-        memcpy(&tail, s + n - 4, 4);
-        memcpy(d, &head, 4);
-        memcpy(d + n - 4, &tail, 4);
-    } else if (n >= 2) {
-        uint16_t head, tail;
-        memcpy(&head, s, 2);
-        memcpy(&tail, s + n - 2, 2);
-        memcpy(d, &head, 2);
-        memcpy(d + n - 2, &tail, 2);
-    } else if (n == 1) {
+    if (n >= 4)
+        MPCRT_COPY_ENDS(uint32_t, d, s, n);
+    else if (n >= 2)
+        MPCRT_COPY_ENDS(uint16_t, d, s, n);
+    else if (n == 1)
         d[0] = s[0];
-    }
 }
 
 /* Copies n <= 64 bytes without a call: overlapping moves of the largest width that fits (16, 8, 4, 2 or 1
@@ -174,11 +176,7 @@ static inline void mpcrt_copy_upto64(void *dst, const void *src, size_t n)
         memcpy(d, a, 16);
         memcpy(d + n - 16, b, 16);
     } else if (n >= 8) {
-        uint64_t head, tail;
-        memcpy(&head, s, 8);
-        memcpy(&tail, s + n - 8, 8);
-        memcpy(d, &head, 8);
-        memcpy(d + n - 8, &tail, 8);
+        MPCRT_COPY_ENDS(uint64_t, d, s, n);
     } else {
         mpcrt_copy_upto8(d, s, n);
     }
