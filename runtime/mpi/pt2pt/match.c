@@ -76,17 +76,18 @@ struct mpcrt_match {
      * drains its ring first).
      * `streaming` is set by a small message that found no receive posted at all (so nobody can be waiting
      * for one), and by a ULT of the rank that starts spinning in a wait for the only receive posted, its
-     * own (stream_to_spinner: its spin drains). From then on the receiving rank drains: in every MPI call that takes its lock, in its
-     * progress hook (so in every wait and test), and before any of its ULTs parks (mpcrt_match_park:
-     * clear, then drain). So a message may sit in the inbox while a receive it matches is posted, but
-     * never while a thread of the rank sleeps on that receive. Postings that no such drain follows clear
-     * the flag and drain, as a park does: a blocking MPI_Recv whose ULT will not spin (two ranks of one
-     * core: a sender then copies straight into it, the latency path), a receive posted for the rank by the
-     * collectives' engine (its progress must not depend on the rank calling MPI), one posted from a
-     * kernel thread, and every posting when the hooks are not installed (one rank per process). A sender that pushed reads `streaming` again and
-     * drains itself if it was cleared meanwhile: with the clear-then-drain this is a Dekker pair, so either
-     * the clearer's drain or the pusher's sees each message. Own lines: the flag and the ring table are
-     * read by every sender and rarely written; the bell is written by them. */
+     * own (stream_to_spinner: its spin drains). From then on the receiving rank drains: in every MPI call
+     * that takes its lock but an MPI_Irecv's posting (post_recv), in its progress hook (so in every wait and
+     * test), and before any of its ULTs parks (mpcrt_match_park: clear, then drain). So a message may sit in
+     * the inbox while a receive it matches is posted, but never while a thread of the rank sleeps on that
+     * receive. Postings that no such drain follows clear the flag and drain, as a park does: a blocking
+     * MPI_Recv whose ULT will not spin (two ranks of one core: a sender then copies straight into it, the
+     * latency path), a receive posted for the rank by the collectives' engine (its progress must not depend
+     * on the rank calling MPI), one posted from a kernel thread, and every posting when the hooks are not
+     * installed (one rank per process). A sender that pushed reads `streaming` again and drains itself if it
+     * was cleared meanwhile: with the clear-then-drain this is a Dekker pair, so either the clearer's drain
+     * or the pusher's sees each message. Own lines: the flag and the ring table are read by every sender and
+     * rarely written; the bell is written by them. */
     _Alignas(64) _Atomic bool streaming;
     mpcrt_ring_t *_Atomic *_Atomic rings; /* by the sender's local rank index; made at the first push */
     mpcrt_ring_t *_Atomic ring_list;      /* every ring made, for the drains (push-only) */
@@ -1022,7 +1023,13 @@ static int post_recv_unstreamed(mpcrt_match_t *m, mpcrt_request_t *recv)
 static inline __attribute__((always_inline)) int post_recv(mpcrt_match_t *m, mpcrt_request_t *recv)
 {
     mpcrt_biased_lock(&m->lock);
-    drain_inbox_if_any(m);
+    /* An MPI_Irecv its rank will drain for later (drained_later) leaves the rings alone: the later drain
+     * matches their records in order with the receives posted by then, as this one would have. Draining
+     * at each posting read the line a sender was filling and took it from it, and moved every record that
+     * arrived before its receive through an eager cell: a window of 32 receives of 1 B across two cores ran
+     * at 15 MB/s with it, 26 without (Open MPI 25). */
+    if (!(recv->user_irecv && drained_later(recv)))
+        drain_inbox_if_any(m);
     return post_recv_locked(m, recv, true);
 }
 

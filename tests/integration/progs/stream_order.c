@@ -4,8 +4,10 @@
  * (they take the locked path and must not overtake the small ones before them), and every other message
  * of 1000 bytes: streamed, but eight of them fill a sender's ring (pt2pt/stream_ring.h), so that when
  * rank 0 lags the next ones take the locked path, which must drain the ring first. Rank 0 alternates how it
- * receives: late (the senders ran ahead), by probing first, and posted ahead of the messages (a posting
- * ends the inbox mode while senders may still push). Every message carries its sender and sequence
+ * receives: late (the senders ran ahead), by probing first, posted ahead of the messages (a posting
+ * ends the inbox mode while senders may still push), and late with a window of non-blocking receives
+ * completed by MPI_Testall alone (an MPI_Irecv leaves the rings to the later drains of the progress hook,
+ * which must match the records with the receives in order). Every message carries its sender and sequence
  * number; rank 0 checks that each sender's messages arrive complete and in order, with MPI_ANY_TAG per
  * source and with MPI_ANY_SOURCE.
  * Then a parked receiver: rank 1 takes a few messages that came before it posted anything (so its senders
@@ -171,7 +173,7 @@ int main(int argc, char **argv)
     int *large = calloc(LARGE / sizeof(int), sizeof(int));
     int expected[MAX_SENDERS + 1] = {0};
     for (int round = 0; round < ROUNDS; round++) {
-        int mode = round % 3; /* 0: receive late, 1: probe first, 2: post ahead */
+        int mode = round % 4; /* 0: receive late, 1: probe first, 2: post ahead, 3: late, non-blocking */
         if (rank != 0) {
             MPI_Barrier(MPI_COMM_WORLD);
             if (mode == 2)
@@ -223,7 +225,33 @@ int main(int argc, char **argv)
             continue;
         }
         MPI_Barrier(MPI_COMM_WORLD);
-        spin(mode == 0 ? 200000 : 0);
+        spin(mode == 0 || mode == 3 ? 200000 : 0);
+        if (mode == 3) {
+            /* A batch of receives per sender, in its order, then only tests until all completed. */
+            int n = size - 1, slot = LARGE / sizeof(int);
+            MPI_Request *r = malloc(sizeof *r * (size_t)(n * BATCH));
+            int *got = malloc(LARGE * (size_t)(n * BATCH));
+            for (int i = 0; i < BATCH; i++)
+                for (int s = 1; s < size; s++)
+                    MPI_Irecv(got + (size_t)((s - 1) * BATCH + i) * slot, slot, MPI_INT, s, MPI_ANY_TAG,
+                              MPI_COMM_WORLD, &r[(s - 1) * BATCH + i]);
+            MPI_Status *st = malloc(sizeof *st * (size_t)(n * BATCH));
+            for (int done = 0; !done;)
+                MPI_Testall(n * BATCH, r, &done, st);
+            for (int s = 1; s < size; s++)
+                for (int i = 0; i < BATCH; i++) {
+                    int *m = got + (size_t)((s - 1) * BATCH + i) * slot, count;
+                    MPI_Get_count(&st[(s - 1) * BATCH + i], MPI_INT, &count);
+                    check(m[0] == expected[s], "sequence (late, non-blocking)", s, m[0], expected[s]);
+                    check(count == count_of(i), "count (late, non-blocking)", s, count, count_of(i));
+                    check((count == 2 ? m[1] : m[count - 1]) == s, "payload's sender", s, m[1], s);
+                    expected[s]++;
+                }
+            free(st);
+            free(got);
+            free(r);
+            continue;
+        }
         for (int n = 0; n < total; n++) {
             MPI_Status st;
             int source = MPI_ANY_SOURCE;
